@@ -1,0 +1,24 @@
+"""Where dtrain-tui keeps user presets (config) and local jobs (state).
+
+`DTRAIN_TUI_HOME` moves both under one folder: tests and sandboxes use it to stay out of the
+user's real directories.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP = "dtrain-tui"
+
+
+def config_dir() -> Path:
+    home = os.environ.get("DTRAIN_TUI_HOME")
+    return Path(home, "config") if home else Path(platformdirs.user_config_dir(APP))
+
+
+def state_dir() -> Path:
+    home = os.environ.get("DTRAIN_TUI_HOME")
+    return Path(home, "state") if home else Path(platformdirs.user_state_dir(APP))

@@ -1,0 +1,637 @@
+"""`plan()`: the one place that turns a `JobSpec` into nodes, ranks, commands and env vars.
+
+Everything the user sees in the review, every export and both backends read the `LaunchPlan`;
+nothing else computes a rank or an env var. The plan is pure: where it runs (an Azure ML
+cluster, or this machine with loopback addresses and free ports) comes in as a `Target`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import socket
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Literal
+
+from tui.core.catalog import Sku, default_environment, find_sku
+from tui.core.spec import FRAMEWORKS, JobSpec
+
+AZUREML_MASTER_PORT = 6105
+TF_PORT = 2222
+
+
+class Origin(str, Enum):
+    """Who sets an environment variable in a running rank."""
+
+    AZUREML = "Azure ML"
+    TORCHRUN = "torchrun"
+    ACCELERATE = "accelerate"
+    OPENMPI = "Open MPI"
+    COMMAND = "job command"
+    USER = "you"
+
+
+@dataclass(frozen=True, slots=True)
+class EnvVar:
+    """One variable as a rank sees it, who set it, and what it replaced."""
+
+    name: str
+    value: str
+    origin: Origin
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a plan runs: an Azure ML cluster, or this machine."""
+
+    kind: Literal["azureml", "local"]
+    master_port: int
+    ports: tuple[int, ...] = ()
+    """Free loopback ports for TensorFlow tasks (local only)."""
+
+    @property
+    def master_addr(self) -> str:
+        return self.host(0)
+
+    def host(self, node: int) -> str:
+        """A node's address: a placeholder on Azure (known when the job starts), loopback here."""
+        return "127.0.0.1" if self.kind == "local" else f"<node-{node}-ip>"
+
+    def task_port(self, task: int) -> int:
+        if self.kind == "azureml":
+            return TF_PORT
+        if task >= len(self.ports):
+            raise ValueError(f"the local target has {len(self.ports)} free ports, task {task} needs one")
+        return self.ports[task]
+
+    @staticmethod
+    def local(ports: int = 1) -> Target:
+        """This machine, with `ports` + 1 free loopback ports (the master's first)."""
+        socks = []
+        try:
+            for _ in range(ports + 1):
+                s = socket.socket()
+                s.bind(("127.0.0.1", 0))
+                socks.append(s)
+            numbers = [s.getsockname()[1] for s in socks]
+        finally:
+            for s in socks:
+                s.close()
+        return Target("local", numbers[0], tuple(numbers[1:]))
+
+    @staticmethod
+    def for_spec(kind: str, spec: JobSpec) -> Target:
+        """The target `kind` ("azureml" or "local") with enough ports for `spec`."""
+        if kind == "azureml":
+            return AZUREML
+        return Target.local(spec.nodes + spec.parameter_servers)
+
+
+AZUREML = Target("azureml", AZUREML_MASTER_PORT)
+
+
+@dataclass(frozen=True, slots=True)
+class Distribution:
+    """The azure-ai-ml distribution, in YAML field names."""
+
+    type: Literal["pytorch", "mpi", "tensorflow"]
+    process_count_per_instance: int | None = None
+    worker_count: int | None = None
+    parameter_server_count: int | None = None
+
+    def as_yaml(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.type == "tensorflow":
+            out["worker_count"] = self.worker_count
+            out["parameter_server_count"] = self.parameter_server_count
+        else:
+            out["process_count_per_instance"] = self.process_count_per_instance
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class NodePlan:
+    """One node: what Azure ML sets on it and what it runs."""
+
+    node: int
+    role: str
+    """"worker" or "ps" (TensorFlow parameter server); "worker" for every other framework."""
+    env: tuple[EnvVar, ...]
+    command: str
+    """The job command with this node's values filled in where they are known."""
+    processes: int
+    """Processes Azure ML starts on this node (process_count_per_instance)."""
+    workers: int
+    """Ranks that end up running on this node (a launcher may start more than Azure ML)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RankPlan:
+    """One training process and every variable it sees."""
+
+    rank: int
+    node: int
+    local_rank: int
+    env: tuple[EnvVar, ...]
+    log_file: str
+    role: str = "worker"
+    task_index: int = 0
+
+    def env_dict(self) -> dict[str, str]:
+        return {v.name: v.value for v in self.env}
+
+
+@dataclass(frozen=True)
+class LaunchPlan:
+    """Everything that will run, derived from one spec for one target."""
+
+    spec: JobSpec
+    target: Target
+    sku: Sku | None
+    instance_count: int
+    distribution: Distribution
+    command: str
+    environment: str | dict[str, Any]
+    launcher: str | None
+    """The per-node launcher in the command (torchrun, accelerate, lightning), if any."""
+    world_size: int
+    nodes: tuple[NodePlan, ...]
+    ranks: tuple[RankPlan, ...]
+    warnings: tuple[str, ...]
+    explanations: tuple[str, ...]
+    env_vars: dict[str, str] = field(default_factory=dict)
+    """Job-level environment_variables (the user's)."""
+
+    @property
+    def workers_per_node(self) -> int:
+        return self.nodes[0].workers
+
+    def rank(self, rank: int) -> RankPlan:
+        return self.ranks[rank]
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+
+
+def _q(text: str) -> str:
+    return shlex.quote(text)
+
+
+def framework_args(spec: JobSpec) -> list[str]:
+    """Arguments dtrain-tui adds to the script's own (only when it builds the command)."""
+    if spec.framework == "lightning":
+        return ["--trainer.num_nodes", str(spec.nodes), "--trainer.devices", str(spec.gpus_per_node)]
+    if spec.framework == "deepspeed":
+        if spec.deepspeed_config:
+            return ["--deepspeed", "--deepspeed_config", spec.deepspeed_config]
+        if spec.zero_stage is not None:
+            return ["--deepspeed", "--zero_stage", str(spec.zero_stage)]
+    return []
+
+
+def launcher_for(spec: JobSpec) -> str | None:
+    """The per-node launcher dtrain-tui wraps the script in, or detects in a given command."""
+    if spec.launch != "per_node" or spec.framework == "tensorflow":
+        return None
+    if spec.command is not None:
+        return _detect_launcher(spec.command)
+    if spec.framework == "lightning":
+        return "lightning"
+    if spec.framework == "huggingface":
+        return spec.hf_launcher
+    return "torchrun"
+
+
+_LAUNCHERS = (
+    (re.compile(r"(^|[\s;&|])torchrun\s"), "torchrun"),
+    (re.compile(r"python[0-9.]*\s+-m\s+torch\.distributed\.(run|launch)\s"), "torchrun"),
+    (re.compile(r"(^|[\s;&|])accelerate\s+launch\s"), "accelerate"),
+)
+
+
+def _detect_launcher(command: str) -> str | None:
+    for pattern, name in _LAUNCHERS:
+        if pattern.search(command):
+            return name
+    return None
+
+
+def _uses_mpi(spec: JobSpec) -> bool:
+    return spec.framework == "horovod" or (
+        spec.framework == "deepspeed" and spec.deepspeed_via == "mpi"
+    )
+
+
+@dataclass(frozen=True)
+class _Refs:
+    """How the command refers to per-node values: shell variables, or values filled in."""
+
+    node_rank: str = "$NODE_RANK"
+    master_addr: str = "$MASTER_ADDR"
+    master_port: str = "$MASTER_PORT"
+    mpi_rank: str = "$OMPI_COMM_WORLD_RANK"
+    mpi_master: str = "$AZ_BATCH_MASTER_NODE"
+
+
+def build_command(spec: JobSpec, refs: _Refs = _Refs()) -> str:
+    """The job command. With `_Refs()` it is what is submitted; with values, what a node runs."""
+    if spec.command is not None:
+        return spec.command
+    script = [spec.script, *spec.args, *framework_args(spec)]
+    launcher = launcher_for(spec)
+    if launcher in (None, "lightning"):
+        return "python " + " ".join(_q(a) for a in script)
+    n, g = spec.nodes, spec.gpus_per_node
+    if launcher == "accelerate":
+        head = ["accelerate", "launch"]
+        if n * g > 1:
+            head.append("--multi_gpu")
+        head += [
+            f"--num_machines {n}",
+            f"--num_processes {n * g}",
+            f"--machine_rank {refs.node_rank}",
+            f"--main_process_ip {refs.master_addr}",
+            f"--main_process_port {refs.master_port}",
+        ]
+    else:
+        head = [
+            "torchrun",
+            f"--nnodes {n}",
+            f"--nproc_per_node {g}",
+            f"--node_rank {refs.node_rank}",
+            f"--master_addr {refs.master_addr}",
+            f"--master_port {refs.master_port}",
+        ]
+    line = " ".join(head) + " " + " ".join(_q(a) for a in script)
+    if _uses_mpi(spec):
+        # Under the mpi distribution Azure ML sets no NODE_RANK/MASTER_*: derive them from
+        # Open MPI's world rank (one rank per node) and AZ_BATCH_MASTER_NODE ("addr:port").
+        # OMPI_COMM_WORLD_NODE_RANK is *not* the node rank, despite its name.
+        if refs.mpi_rank.startswith("$"):
+            prefix = (
+                "export NODE_RANK=$OMPI_COMM_WORLD_RANK"
+                " MASTER_ADDR=${AZ_BATCH_MASTER_NODE%:*}"
+                " MASTER_PORT=${AZ_BATCH_MASTER_NODE##*:} && "
+            )
+        else:
+            addr, _, port = refs.mpi_master.rpartition(":")
+            prefix = f"export NODE_RANK={refs.mpi_rank} MASTER_ADDR={addr} MASTER_PORT={port} && "
+        line = prefix + line
+    return line
+
+
+# ---------------------------------------------------------------------------------------------
+# Env vars
+
+
+class _Env:
+    """An ordered set of EnvVars where a later setter replaces an earlier one, noting what it was."""
+
+    __slots__ = ("_vars",)
+
+    def __init__(self, base: dict[str, EnvVar] | None = None) -> None:
+        self._vars: dict[str, EnvVar] = dict(base) if base else {}
+
+    def set(self, origin: Origin, **values: object) -> _Env:
+        for name, value in values.items():
+            old = self._vars.get(name)
+            note = ""
+            if old is not None and old.origin is not origin:
+                note = f"replaces {old.origin.value}'s {old.value}"
+            self._vars[name] = EnvVar(name, str(value), origin, note)
+        return self
+
+    def done(self) -> tuple[EnvVar, ...]:
+        return tuple(self._vars.values())
+
+    @property
+    def vars(self) -> dict[str, EnvVar]:
+        return self._vars
+
+
+def _torchrun_worker_env(
+    env: _Env, origin: Origin, n: int, g: int, node: int, local: int, addr: str, port: int
+) -> None:
+    env.set(
+        origin,
+        RANK=node * g + local,
+        LOCAL_RANK=local,
+        WORLD_SIZE=n * g,
+        LOCAL_WORLD_SIZE=g,
+        GROUP_RANK=node,
+        GROUP_WORLD_SIZE=n,
+        ROLE_RANK=node * g + local,
+        ROLE_WORLD_SIZE=n * g,
+        ROLE_NAME="default",
+        MASTER_ADDR=addr,
+        MASTER_PORT=port,
+        TORCHELASTIC_RESTART_COUNT=0,
+        TORCHELASTIC_MAX_RESTARTS=0,
+        TORCHELASTIC_RUN_ID="none",
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The plan
+
+
+def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
+    """Every node, rank, command and env var of `spec` when it runs on `target`."""
+    if spec.framework == "tensorflow":
+        return _plan_tensorflow(spec, target)
+
+    sku = find_sku(spec.sku)
+    n, g = spec.nodes, spec.gpus_per_node
+    mpi = _uses_mpi(spec)
+    launcher = launcher_for(spec)
+    spawns = launcher in ("torchrun", "accelerate")
+    pcpi = g if spec.launch == "per_process" else 1
+    workers = g if (spec.launch == "per_process" or spawns) else 1
+    world = n * workers
+    addr, port = target.master_addr, target.master_port
+    local = target.kind == "local"
+    command = build_command(spec)
+    user = _Env().set(Origin.USER, **spec.env)
+
+    nodes: list[NodePlan] = []
+    ranks: list[RankPlan] = []
+    for node in range(n):
+        node_env = _Env(user.vars)
+        if mpi:
+            node_env.set(Origin.AZUREML, AZ_BATCH_MASTER_NODE=f"{addr}:{port}")
+        else:
+            node_env.set(
+                Origin.AZUREML, MASTER_ADDR=addr, MASTER_PORT=port, WORLD_SIZE=n * pcpi, NODE_RANK=node
+            )
+        refs = _Refs(str(node), addr, str(port), str(node), f"{addr}:{port}")
+        nodes.append(
+            NodePlan(node, "worker", node_env.done(), build_command(spec, refs), pcpi, workers)
+        )
+        for local_rank in range(workers):
+            rank = node * workers + local_rank
+            env = _Env(node_env.vars)
+            started = local_rank if pcpi > 1 else 0  # the process Azure ML / mpirun started
+            started_rank = node * pcpi + started
+            if mpi:
+                env.set(
+                    Origin.OPENMPI,
+                    OMPI_COMM_WORLD_RANK=started_rank,
+                    OMPI_COMM_WORLD_SIZE=n * pcpi,
+                    # One host runs every rank locally, so Open MPI counts them all as local.
+                    OMPI_COMM_WORLD_LOCAL_RANK=started_rank if local else started,
+                    OMPI_COMM_WORLD_LOCAL_SIZE=n * pcpi if local else pcpi,
+                )
+                if spec.launch == "per_node":
+                    env.set(Origin.COMMAND, NODE_RANK=node, MASTER_ADDR=addr, MASTER_PORT=port)
+            else:
+                env.set(Origin.AZUREML, RANK=started_rank, LOCAL_RANK=started)
+            if spawns:
+                origin = Origin.ACCELERATE if launcher == "accelerate" else Origin.TORCHRUN
+                _torchrun_worker_env(env, origin, n, workers, node, local_rank, addr, port)
+            ranks.append(
+                RankPlan(rank, node, local_rank, env.done(), f"user_logs/std_log_process_{rank}.txt")
+            )
+
+    warnings = _warnings(spec, sku, target, n)
+    explanations = _explain(spec, sku, target, launcher, pcpi, workers, world)
+    if mpi and local and n > 1:
+        warnings.append(
+            f"On this machine all {n} simulated nodes are one host, so Open MPI reports "
+            f"OMPI_COMM_WORLD_LOCAL_RANK 0..{world - 1} and LOCAL_SIZE {n * pcpi}; on the cluster "
+            f"they are 0..{pcpi - 1} and {pcpi} per node."
+        )
+    return LaunchPlan(
+        spec=spec,
+        target=target,
+        sku=sku,
+        instance_count=n,
+        distribution=Distribution("mpi" if mpi else "pytorch", process_count_per_instance=pcpi),
+        command=command,
+        environment=spec.environment or default_environment(spec.framework),
+        launcher=launcher,
+        world_size=world,
+        nodes=tuple(nodes),
+        ranks=tuple(ranks),
+        warnings=tuple(warnings),
+        explanations=tuple(explanations),
+        env_vars=dict(spec.env),
+    )
+
+
+def tf_config(cluster: dict[str, list[str]], role: str, index: int) -> str:
+    """TF_CONFIG as Azure ML sets it for one task."""
+    return json.dumps(
+        {"cluster": cluster, "task": {"type": role, "index": index}, "environment": "cloud"},
+        separators=(",", ":"),
+    )
+
+
+def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
+    sku = find_sku(spec.sku)
+    w, p = spec.nodes, spec.parameter_servers
+    roles = [("worker", i) for i in range(w)] + [("ps", i) for i in range(p)]
+    hosts = [f"{target.host(node)}:{target.task_port(node)}" for node in range(w + p)]
+    cluster: dict[str, list[str]] = {"worker": hosts[:w]}
+    if p:
+        cluster["ps"] = hosts[w:]
+    command = build_command(spec)
+    user = _Env().set(Origin.USER, **spec.env)
+    nodes, ranks = [], []
+    for node, (role, index) in enumerate(roles):
+        env = _Env(user.vars).set(Origin.AZUREML, TF_CONFIG=tf_config(cluster, role, index))
+        nodes.append(NodePlan(node, role, env.done(), command, 1, 1))
+        ranks.append(
+            RankPlan(
+                node,
+                node,
+                0,
+                env.done(),
+                f"user_logs/std_log_node_{index:02d}_{role}.txt",
+                role,
+                index,
+            )
+        )
+    warnings = _warnings(spec, sku, target, w + p)
+    explanations = [
+        f"instance_count = {w} worker{'s' if w != 1 else ''}"
+        + (f" + {p} parameter server{'s' if p != 1 else ''} = {w + p}" if p else "")
+        + " nodes; each node runs one TensorFlow task that drives all its GPUs.",
+        "Azure ML sets TF_CONFIG on every node: the whole cluster, and which task this node is. "
+        "tf.distribute reads it; your script does not pass addresses.",
+    ]
+    if p:
+        explanations.append(
+            "Parameter-server training: workers compute gradients, parameter servers hold the "
+            "variables. MultiWorkerMirroredStrategy (0 parameter servers) suits most GPU jobs."
+        )
+        warnings.append(
+            "Azure ML's TF_CONFIG has no chief/coordinator task; TF2 ParameterServerStrategy "
+            "needs one, so your script must create the coordinator itself (TF1 estimators do not)."
+        )
+    else:
+        explanations.append(
+            f"MultiWorkerMirroredStrategy: worker_count = nodes = {w}; every worker keeps a "
+            "copy of the model and gradients are all-reduced."
+        )
+    return LaunchPlan(
+        spec=spec,
+        target=target,
+        sku=sku,
+        instance_count=w + p,
+        distribution=Distribution("tensorflow", worker_count=w, parameter_server_count=p),
+        command=command,
+        environment=spec.environment or default_environment(spec.framework),
+        launcher=None,
+        world_size=w,
+        nodes=tuple(nodes),
+        ranks=tuple(ranks),
+        warnings=tuple(warnings),
+        explanations=tuple(explanations),
+        env_vars=dict(spec.env),
+    )
+
+
+_DISTRIBUTION_VARS = {
+    "MASTER_ADDR",
+    "MASTER_PORT",
+    "WORLD_SIZE",
+    "NODE_RANK",
+    "RANK",
+    "LOCAL_RANK",
+    "AZ_BATCH_MASTER_NODE",
+    "TF_CONFIG",
+}
+
+
+def _warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> list[str]:
+    out: list[str] = []
+    if spec.sku and sku is None:
+        out.append(
+            f"sku: {spec.sku} is not in dtrain-tui's table, so GPUs per node "
+            f"({spec.gpus_per_node}) is taken as you stated it and InfiniBand cannot be checked."
+        )
+    if sku and sku.retired:
+        out.append(f"sku: {sku.name} is retired since {sku.retired}; choose a current size.")
+    if instances > 1 and sku is not None:
+        if sku.rdma and not sku.sriov:
+            out.append(
+                f"sku: {sku.name} has RDMA but no SR-IOV, so NCCL cannot use its InfiniBand and "
+                "falls back to TCP sockets; choose an SR-IOV size such as Standard_NC24rs_v3 or "
+                "an ND size."
+            )
+        elif not sku.nccl_can_use_infiniband:
+            out.append(
+                f"sku: {sku.name} has no InfiniBand: {instances} nodes will exchange gradients "
+                "over Ethernet, often the bottleneck; for multi-node training choose an "
+                "InfiniBand size (ND A100 v4, ND H100 v5, …)."
+            )
+    if sku and sku.vendor == "amd":
+        out.append(f"sku: {sku.name} has AMD GPUs: use a ROCm environment; RCCL replaces NCCL.")
+    if spec.framework == "lightning" and spec.launch == "per_node":
+        out.append(
+            "launch: Lightning started per node sees LOCAL_RANK=0 from Azure ML, so it does not "
+            f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
+            "Choose per_process (Azure ML starts one process per GPU; Lightning detects them)."
+        )
+    if spec.framework == "deepspeed" and not spec.deepspeed_config and spec.zero_stage is None:
+        if spec.command is None:
+            out.append(
+                "deepspeed_config: no DeepSpeed config file or ZeRO stage given; your script "
+                "must build its DeepSpeed config itself."
+            )
+    if spec.launch == "per_node" and spec.command is not None and launcher_for(spec) is None:
+        if spec.framework != "tensorflow":
+            out.append(
+                "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
+                "found in your command, so each node runs a single process."
+            )
+    for name in sorted(set(spec.env) & _DISTRIBUTION_VARS):
+        out.append(
+            f"env.{name}: Azure ML or the launcher sets {name} for each rank; your value is "
+            "overwritten. Remove it."
+        )
+    return out
+
+
+def _explain(
+    spec: JobSpec,
+    sku: Sku | None,
+    target: Target,
+    launcher: str | None,
+    pcpi: int,
+    workers: int,
+    world: int,
+) -> list[str]:
+    n, g = spec.nodes, spec.gpus_per_node
+    mpi = _uses_mpi(spec)
+    out = [
+        f"WORLD_SIZE = {n} node{'s' if n != 1 else ''} × {workers} process"
+        f"{'es' if workers != 1 else ''} per node = {world}."
+    ]
+    who = "Open MPI (mpirun, started by Azure ML)" if mpi else "Azure ML"
+    if spec.launch == "per_process":
+        out.append(
+            f"Per-process launch: {who} starts {pcpi} process{'es' if pcpi != 1 else ''} on "
+            f"each node, one per GPU, and gives each its rank "
+            + ("(OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK)." if mpi else "(RANK, LOCAL_RANK).")
+        )
+    elif launcher in ("torchrun", "accelerate"):
+        out.append(
+            f"Per-node launch: {who} starts 1 process on each node, `{launcher}`, which starts "
+            f"{g} workers there and sets their RANK, LOCAL_RANK and WORLD_SIZE. The node count "
+            f"({n}) is written into the command because Azure ML does not set it."
+        )
+    else:
+        out.append(f"Per-node launch: {who} starts 1 process on each node.")
+    if mpi:
+        out.append(
+            "AZ_BATCH_MASTER_NODE is `address:port` of node 0. "
+            "OMPI_COMM_WORLD_NODE_RANK is *not* the node rank."
+            + (
+                " The command takes NODE_RANK from OMPI_COMM_WORLD_RANK (one rank per node)."
+                if spec.launch == "per_node"
+                else ""
+            )
+        )
+    elif target.kind == "azureml":
+        out.append(
+            f"MASTER_ADDR is node 0's IP, known when the job starts; MASTER_PORT is "
+            f"{target.master_port}. Rank 0 listens there and every rank connects to it."
+        )
+    else:
+        out.append(
+            f"On this machine every simulated node is 127.0.0.1 and MASTER_PORT is a free port "
+            f"({target.master_port})."
+        )
+    if spec.framework == "lightning" and spec.launch == "per_process":
+        out.append(
+            f"Lightning gets --trainer.num_nodes {n} --trainer.devices {g} and finds the "
+            "processes Azure ML started through RANK/LOCAL_RANK/WORLD_SIZE."
+        )
+    if sku and n > 1 and sku.nccl_can_use_infiniband:
+        out.append(
+            f"{sku.name} has InfiniBand ({sku.interconnect}); NCCL uses it between nodes "
+            "without extra settings."
+        )
+    return out
+
+
+def describe(p: LaunchPlan) -> str:
+    """A one-line summary: framework, launch, shape, SKU."""
+    s = p.spec
+    shape = (
+        f"{s.nodes} worker{'s' if s.nodes != 1 else ''}"
+        + (f" + {s.parameter_servers} ps" if s.parameter_servers else "")
+        if s.framework == "tensorflow"
+        else f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} GPU"
+        f"{'s' if s.gpus_per_node != 1 else ''}"
+    )
+    sku = f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""
+    return (
+        f"{FRAMEWORKS[s.framework]} · {s.launch.replace('_', '-')} · {shape}{sku} · "
+        f"WORLD_SIZE {p.world_size} · {p.target.kind}"
+    )

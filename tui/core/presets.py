@@ -1,0 +1,131 @@
+"""Job presets: the ones shipped in `presets/jobs/` and the user's own in the config dir.
+
+A preset file is YAML with a `title`, a `note` that teaches what the preset shows, and a `spec`
+mapping of JobSpec fields. `code: "{samples}"` points at the sample training scripts shipped in
+`presets/scripts/`, so shipped presets run on this machine as they are.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import ValidationError
+
+from tui.core.dirs import config_dir
+from tui.core.spec import JobSpec, friendly
+
+SAMPLES = "{samples}"
+_NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+
+
+class PresetProblem(ValueError):
+    """A preset that cannot be used; the message names the preset and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named JobSpec with a note that explains it."""
+
+    name: str
+    title: str
+    note: str
+    spec: JobSpec
+    source: Literal["shipped", "user"]
+    path: Path
+
+
+def samples_dir() -> Path:
+    """The shipped sample training scripts (a real folder once the package is installed)."""
+    return Path(str(resources.files("presets").joinpath("scripts")))
+
+
+def user_presets_dir() -> Path:
+    return config_dir() / "presets"
+
+
+def spec_from_mapping(data: Any, where: str) -> JobSpec:
+    """A JobSpec from preset/spec-file fields; problems raise PresetProblem naming `where`."""
+    if not isinstance(data, dict):
+        raise PresetProblem(f"{where}: expected a mapping of job fields")
+    fields = dict(data)
+    if fields.get("code") == SAMPLES:
+        fields["code"] = str(samples_dir())
+    if isinstance(fields.get("args"), str):
+        from tui.core.spec import parse_args
+
+        fields["args"] = parse_args(fields["args"])
+    try:
+        return JobSpec.model_validate(fields)
+    except ValidationError as err:
+        raise PresetProblem(f"{where}: {friendly(err)}") from None
+
+
+def _load(path: Path, source: Literal["shipped", "user"]) -> Preset:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as err:
+        raise PresetProblem(f"preset {path.stem} ({path}): cannot read it: {err}") from None
+    if not isinstance(data, dict) or "spec" not in data:
+        raise PresetProblem(f"preset {path.stem} ({path}): expected `title`, `note` and `spec`")
+    spec = spec_from_mapping(data["spec"], f"preset {path.stem}")
+    return Preset(
+        path.stem, str(data.get("title") or path.stem), str(data.get("note") or "").strip(),
+        spec, source, path,
+    )
+
+
+def _files() -> list[tuple[Path, Literal["shipped", "user"]]]:
+    shipped = Path(str(resources.files("presets").joinpath("jobs")))
+    files: list[tuple[Path, Literal["shipped", "user"]]] = [
+        (p, "shipped") for p in sorted(shipped.glob("*.yaml"))
+    ]
+    user = user_presets_dir()
+    if user.is_dir():
+        files += [(p, "user") for p in sorted(user.glob("*.yaml"))]
+    return files
+
+
+def load_presets() -> tuple[list[Preset], list[str]]:
+    """Every preset that loads, and one line per preset file that does not (never fatal).
+
+    A user preset with a shipped preset's name replaces it.
+    """
+    found: dict[str, Preset] = {}
+    problems: list[str] = []
+    for path, source in _files():
+        try:
+            found[path.stem] = _load(path, source)
+        except PresetProblem as err:
+            problems.append(str(err))
+    return list(found.values()), problems
+
+
+def get_preset(name: str) -> Preset:
+    for path, source in reversed(_files()):
+        if path.stem == name:
+            return _load(path, source)
+    known = ", ".join(sorted({p.stem for p, _ in _files()}))
+    raise PresetProblem(f"preset {name!r} not found; known presets: {known}")
+
+
+def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Path:
+    """Write `spec` as a user preset; returns the file. Only non-default fields are stored."""
+    if not _NAME.match(name):
+        raise PresetProblem(
+            f"preset name {name!r}: use lower-case letters, digits, - and _ (e.g. my-ddp-job)"
+        )
+    fields = spec.model_dump(mode="json", exclude_defaults=True)
+    if fields.get("code") == str(samples_dir()):
+        fields["code"] = SAMPLES
+    if "args" in fields:
+        fields["args"] = list(fields["args"])
+    path = user_presets_dir() / f"{name}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = {"title": title or name, "note": note, "spec": fields}
+    path.write_text(yaml.safe_dump(body, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return path

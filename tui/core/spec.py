@@ -1,0 +1,265 @@
+"""`JobSpec`: what the user chose, frozen, with every rule that makes a distributed job sane.
+
+Rules live here once; the wizard, the CLI and the tests all get the same message text. Every
+message names the field and says how to fix it. Cross-field rules raise `PydanticCustomError`
+with the field in its context, so `friendly()` and `error_field()` can point at it.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from tui.core.catalog import find_sku
+
+Framework = Literal["pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"]
+LaunchMode = Literal["per_process", "per_node"]
+
+FRAMEWORKS: dict[str, str] = {
+    "pytorch": "PyTorch DDP",
+    "lightning": "PyTorch Lightning",
+    "huggingface": "Hugging Face (Trainer / Accelerate)",
+    "deepspeed": "DeepSpeed",
+    "tensorflow": "TensorFlow (MultiWorkerMirrored / parameter server)",
+    "horovod": "Horovod (MPI)",
+}
+LAUNCH_MODES: dict[str, str] = {
+    "per_process": "per-process: Azure ML starts one process per GPU",
+    "per_node": "per-node: Azure ML starts one launcher per node, the launcher starts the rest",
+}
+
+# Job fields the wizard does not model; imported YAML keeps them and exports them unchanged.
+PASSTHROUGH_KEYS = (
+    "name",
+    "description",
+    "inputs",
+    "outputs",
+    "services",
+    "identity",
+    "limits",
+    "queue_settings",
+    "tags",
+    "properties",
+)
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmg]\Z")
+
+
+def _rule(field: str, message: str) -> PydanticCustomError:
+    return PydanticCustomError("job_rule", "{field}: {message}", {"field": field, "message": message})
+
+
+def launch_mode_problem(framework: str, launch: str) -> str | None:
+    """Why `launch` does not fit `framework`, or None when it does.
+
+    The wizard shows this beside a disabled choice rather than hiding it: knowing why a mode
+    does not fit is part of learning distributed training.
+    """
+    if framework == "tensorflow" and launch == "per_process":
+        return (
+            "TensorFlow runs one task per node that drives all of that node's GPUs "
+            "(TF_CONFIG names nodes, not GPUs); choose per_node"
+        )
+    if framework == "horovod" and launch == "per_node":
+        return (
+            "Horovod needs one MPI rank per GPU, and Azure ML's mpirun is the launcher; "
+            "one rank per node would leave all but one GPU idle. Choose per_process"
+        )
+    return None
+
+
+class JobSpec(BaseModel):
+    """What the user asked for. Frozen: change it with `with_changes`, which validates."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    framework: Framework = "pytorch"
+    launch: LaunchMode = "per_process"
+    nodes: int = 2
+    """Nodes that run workers. TensorFlow parameter servers get nodes of their own on top."""
+    gpus_per_node: int = 8
+    sku: str | None = "Standard_ND96asr_v4"
+    compute: str | None = "gpu-cluster"
+    """The cluster's name; None leaves it out of the job (serverless compute)."""
+    environment: str | dict[str, Any] | None = None
+    """None means the curated default for the framework (the plan shows which)."""
+    code: str | None = "."
+    script: str = "train.py"
+    args: tuple[str, ...] = ()
+    """Script arguments exactly as the script should receive them; quoted when rendered."""
+    command: str | None = None
+    """A full command used verbatim instead of script + args (imported jobs, expert use)."""
+    env: dict[str, str] = {}
+    shm_size: str | None = "16g"
+    experiment: str | None = None
+    display_name: str | None = None
+    parameter_servers: int = 0
+    deepspeed_config: str | None = None
+    zero_stage: int | None = None
+    deepspeed_via: Literal["pytorch", "mpi"] = "pytorch"
+    hf_launcher: Literal["accelerate", "torchrun"] = "accelerate"
+    passthrough: dict[str, Any] = {}
+    """Job fields the wizard does not model (inputs, outputs, services, identity, …)."""
+    resources_extra: dict[str, Any] = {}
+    """`resources:` keys other than instance_count and shm_size (docker_args, instance_type, …)."""
+
+    # ---- single-field rules -------------------------------------------------------------
+
+    @field_validator("nodes")
+    @classmethod
+    def _nodes(cls, v: int) -> int:
+        if v < 1:
+            raise _rule("nodes", f"must be at least 1, got {v}; a job runs on one node or more")
+        return v
+
+    @field_validator("gpus_per_node")
+    @classmethod
+    def _gpus(cls, v: int) -> int:
+        if v < 1:
+            raise _rule("gpus_per_node", f"must be at least 1, got {v}")
+        return v
+
+    @field_validator("parameter_servers")
+    @classmethod
+    def _ps(cls, v: int) -> int:
+        if v < 0:
+            raise _rule("parameter_servers", f"must be 0 or more, got {v}")
+        return v
+
+    @field_validator("zero_stage")
+    @classmethod
+    def _zero(cls, v: int | None) -> int | None:
+        if v is not None and v not in (0, 1, 2, 3):
+            raise _rule("zero_stage", f"must be 0, 1, 2 or 3, got {v}")
+        return v
+
+    @field_validator("env")
+    @classmethod
+    def _env(cls, v: dict[str, str]) -> dict[str, str]:
+        for name, value in v.items():
+            if not _ENV_NAME.match(name):
+                raise _rule(
+                    f"env.{name}",
+                    f"{name!r} is not a valid variable name; use letters, digits and _ "
+                    "and do not start with a digit (e.g. NCCL_DEBUG)",
+                )
+            if "\0" in str(value):
+                raise _rule(f"env.{name}", "value must not contain a NUL byte")
+        return {k: str(val) for k, val in v.items()}
+
+    @field_validator("shm_size")
+    @classmethod
+    def _shm(cls, v: str | None) -> str | None:
+        if v is not None and not _SHM_SIZE.match(v):
+            raise _rule(
+                "shm_size",
+                f"{v!r} is not a size; write a number and a unit b, k, m or g, like 16g",
+            )
+        return v
+
+    @field_validator("script")
+    @classmethod
+    def _script(cls, v: str) -> str:
+        if not v.strip():
+            raise _rule("script", "is empty; name the file to run, e.g. train.py")
+        return v
+
+    @field_validator("compute")
+    @classmethod
+    def _compute(cls, v: str | None) -> str | None:
+        if v is not None and (not v.strip() or any(c.isspace() for c in v)):
+            raise _rule("compute", f"{v!r} is not a compute name; use the cluster's name")
+        return v
+
+    @field_validator("command")
+    @classmethod
+    def _command(cls, v: str | None) -> str | None:
+        if v is not None and not v.strip():
+            return None
+        return v
+
+    # ---- cross-field rules --------------------------------------------------------------
+
+    @model_validator(mode="after")
+    def _rules(self) -> JobSpec:
+        problem = launch_mode_problem(self.framework, self.launch)
+        if problem:
+            raise _rule("launch", problem)
+        sku = find_sku(self.sku) if self.sku else None
+        if sku and self.gpus_per_node > sku.gpus:
+            raise _rule(
+                "gpus_per_node",
+                f"{sku.name} has {sku.gpus} GPU{'s' if sku.gpus != 1 else ''} per node, "
+                f"not {self.gpus_per_node}; choose {sku.gpus} or fewer, or a larger SKU",
+            )
+        if self.parameter_servers and self.framework != "tensorflow":
+            raise _rule(
+                "parameter_servers",
+                "only TensorFlow uses parameter servers; set it to 0 or choose tensorflow",
+            )
+        if self.framework != "deepspeed" and (self.deepspeed_config or self.zero_stage is not None):
+            raise _rule(
+                "zero_stage" if self.zero_stage is not None else "deepspeed_config",
+                "is a DeepSpeed option; clear it or choose the deepspeed framework",
+            )
+        if self.deepspeed_config and self.zero_stage is not None:
+            raise _rule(
+                "zero_stage",
+                "the DeepSpeed config file sets the ZeRO stage; give one or the other",
+            )
+        return self
+
+    # ---- updates ------------------------------------------------------------------------
+
+    def with_changes(self, **changes: Any) -> JobSpec:
+        """A validated copy with `changes` applied (`model_copy(update=)` would not validate)."""
+        return JobSpec.model_validate(self.model_dump() | changes)
+
+    @property
+    def script_command(self) -> str:
+        """`script` and `args`, quoted so every argument reaches the script exactly as typed."""
+        return shlex.join([self.script, *self.args])
+
+
+def parse_args(text: str) -> tuple[str, ...]:
+    """Split what a user typed into arguments, as a shell would (quotes group words).
+
+    Raises ValueError with a readable message on unbalanced quotes.
+    """
+    try:
+        return tuple(shlex.split(text))
+    except ValueError as err:
+        raise ValueError(f"args: {err}; close the quote or escape it with \\") from None
+
+
+def friendly(err: ValidationError | ValueError) -> str:
+    """The first problem of a validation error as one line: `field: what is wrong and the fix`."""
+    if not isinstance(err, ValidationError):
+        return str(err)
+    first = err.errors(include_url=False)[0]
+    if first["type"] == "job_rule":
+        return first["msg"]
+    field = ".".join(str(p) for p in first["loc"]) or "job"
+    value = first.get("input")
+    kind = first["type"]
+    if kind.startswith("int_") or kind == "int_type":
+        return f"{field}: expected a whole number, got {value!r}"
+    if kind == "literal_error":
+        expected = first.get("ctx", {}).get("expected", "")
+        return f"{field}: {value!r} is not one of {expected}"
+    if kind == "extra_forbidden":
+        return f"{field}: unknown field; check the spelling (see `dtrain-tui preview --help`)"
+    return f"{field}: {first['msg']}"
+
+
+def error_field(err: ValidationError) -> str:
+    """The spec field the first problem belongs to (for focusing the widget)."""
+    first = err.errors(include_url=False)[0]
+    if first["type"] == "job_rule":
+        return str(first["ctx"]["field"])
+    return ".".join(str(p) for p in first["loc"])
