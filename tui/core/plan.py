@@ -300,7 +300,7 @@ class _Env:
         for name, value in values.items():
             old = self._vars.get(name)
             note = ""
-            if old is not None and old.origin is not origin:
+            if old is not None and old.origin is not origin and old.value != str(value):
                 note = f"replaces {old.origin.value}'s {old.value}"
             self._vars[name] = EnvVar(name, str(value), origin, note)
         return self

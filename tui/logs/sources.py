@@ -1,22 +1,79 @@
-"""Where log bytes come from: anything that can return the bytes of a growing file from an offset."""
+"""Where log bytes come from: anything that can return the bytes of a growing file from an offset.
+
+Two sources: `FileSource` (a file on this machine, the local backend's rank logs) and
+`HttpRangeSource` (a URL, Azure ML's SAS blob URLs), which asks only for bytes it has not seen
+(`Range: bytes=N-M`) instead of downloading the whole file on every poll as `jobs.stream()` does.
+
+A read either returns the bytes that start exactly at the offset asked for, or raises: it never
+returns bytes from anywhere else. That is what lets `LogFollower` count offsets and deliver every
+byte exactly once, whatever fails in between.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Awaitable, Callable
+from email.utils import parsedate_to_datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx
+
+DEFAULT_READ_LIMIT = 8 << 20
+"""The most bytes one read returns: a 1 GB backlog arrives in steps, not in one response."""
+
+TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+"""HTTP statuses that say "try again later", as Azure Storage and the SDK's retry policy treat them."""
+
+_CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+|\*)")
+_SECRET_PARAM = re.compile(r"(?i)\b(sig|signature|se|st|skoid|sktid|skt|ske|sks|skv|code|key)=[^&\s\"']*")
+
+
+class SourceError(Exception):
+    """A read failed; nothing was consumed, so the same offset can be read again."""
+
+
+class TransientError(SourceError):
+    """A read failed in a way that is expected to pass: a dropped connection, a timeout, a 5xx.
+
+    `retry_after` is the server's `Retry-After` in seconds when it sent one.
+    """
+
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
 
 
 @runtime_checkable
 class LogSource(Protocol):
-    """A growing log. `read(offset)` returns the bytes from `offset` on (b"" when nothing new)."""
+    """A growing log.
+
+    `read(offset, limit)` returns up to `limit` bytes (None: the source's own bound) that start
+    exactly at `offset`, or b"" when there is nothing new (including "the log does not exist
+    yet"). It raises `SourceError` (often `TransientError`) rather than return anything else.
+    """
 
     name: str
 
-    async def read(self, offset: int) -> bytes: ...
+    async def read(self, offset: int, limit: int | None = None) -> bytes: ...
 
     async def size(self) -> int | None:
         """The current size in bytes, or None when the source cannot tell."""
         ...
+
+
+def redact_url(url: str | httpx.URL) -> str:
+    """`url` without its query string, which for a SAS URL holds the signature."""
+    parts = urlsplit(str(url))
+    query = "<redacted>" if parts.query else ""
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, query, ""))
+
+
+def redact_text(text: str) -> str:
+    """`text` with any SAS-looking `sig=...` (and friends) values blanked out."""
+    return _SECRET_PARAM.sub(lambda m: f"{m.group(1)}=<redacted>", text)
 
 
 class FileSource:
@@ -26,12 +83,12 @@ class FileSource:
         self.path = Path(path)
         self.name = name or self.path.name
 
-    async def read(self, offset: int, limit: int = 8 << 20) -> bytes:
+    async def read(self, offset: int, limit: int | None = None) -> bytes:
         """Up to `limit` bytes from `offset`; b"" when the file does not exist yet."""
         try:
             with self.path.open("rb") as f:
                 f.seek(offset)
-                return f.read(limit)
+                return f.read(DEFAULT_READ_LIMIT if limit is None else limit)
         except FileNotFoundError:
             return b""
 
@@ -43,3 +100,164 @@ class FileSource:
 
     def __repr__(self) -> str:
         return f"FileSource({str(self.path)!r})"
+
+
+class HttpRangeSource:
+    """A log behind a URL that may expire (an Azure blob SAS URL), read with HTTP Range requests.
+
+    `url_provider` is an async callable returning a URL that works now; it is asked once at the
+    first read (unless `url` is given) and again whenever the server answers 403, as it does when
+    a SAS has expired. `client` is an `httpx.AsyncClient` to share; without one the source makes
+    its own and `aclose()` closes it.
+
+    Status handling: 206 → the bytes (checked against `Content-Range`); 416 → nothing new; 200 →
+    the server ignored Range, so the body is sliced here; 404 → nothing yet; 403 → one fresh URL
+    and one retry; 408/429/5xx, dropped connections, timeouts and bodies shorter than their
+    headers say → `TransientError` (with `Retry-After` when sent). No message carries the URL's
+    query string.
+    """
+
+    def __init__(
+        self,
+        url_provider: Callable[[], Awaitable[str]],
+        client: httpx.AsyncClient | None = None,
+        *,
+        name: str | None = None,
+        url: str | None = None,
+        timeout: float | httpx.Timeout = httpx.Timeout(30.0, connect=10.0),
+    ) -> None:
+        self._url_provider = url_provider
+        self._url = url
+        self._own_client = client is None
+        self._client = client or httpx.AsyncClient(timeout=timeout)
+        self._timeout = timeout
+        self.name = name or (urlsplit(url).path.rsplit("/", 1)[-1] if url else "log")
+        self.url_refreshes = 0
+        """How many times the URL provider was asked for a fresh URL after a 403."""
+
+    async def read(self, offset: int, limit: int | None = None) -> bytes:
+        limit = DEFAULT_READ_LIMIT if limit is None else limit
+        headers = {
+            # A bounded range keeps memory flat on a large backlog and is valid in every
+            # service version (open-ended `bytes=N-` needs 2011-08-18 or later).
+            "Range": f"bytes={offset}-{offset + limit - 1}",
+            # Offsets count stored bytes; a transparently decoded body would not match them.
+            "Accept-Encoding": "identity",
+        }
+        response = await self._request("GET", headers)
+        status = response.status_code
+        if status in (404, 416):
+            return b""
+        if status == 206:
+            return self._partial_body(response, offset)
+        if status == 200:
+            body = response.content
+            self._check_length(response, len(body))
+            return body[offset : offset + limit]
+        raise SourceError(f"{self.name}: HTTP {status} from {redact_url(response.url)}")
+
+    async def size(self) -> int | None:
+        response = await self._request("HEAD", {"Accept-Encoding": "identity"})
+        if response.status_code == 200 and "content-length" in response.headers:
+            return int(response.headers["content-length"])
+        return None
+
+    async def aclose(self) -> None:
+        """Close the HTTP client if this source made it."""
+        if self._own_client:
+            await self._client.aclose()
+
+    async def __aenter__(self) -> HttpRangeSource:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        shown = redact_url(self._url) if self._url else "<url not fetched yet>"
+        return f"HttpRangeSource({self.name!r}, {shown!r})"
+
+    async def _request(self, method: str, headers: dict[str, str]) -> httpx.Response:
+        if self._url is None:
+            self._url = await self._fresh_url()
+        response = await self._send(method, self._url, headers)
+        if response.status_code == 403:
+            # An expired SAS answers 403 (AuthenticationFailed): one fresh URL, one retry.
+            self._url = await self._fresh_url()
+            self.url_refreshes += 1
+            response = await self._send(method, self._url, headers)
+            if response.status_code == 403:
+                raise SourceError(
+                    f"{self.name}: HTTP 403 from {redact_url(response.url)} with a fresh URL"
+                )
+        if response.status_code in TRANSIENT_STATUSES:
+            raise TransientError(
+                f"{self.name}: HTTP {response.status_code} {response.reason_phrase}",
+                retry_after=parse_retry_after(response.headers.get("retry-after")),
+            )
+        return response
+
+    async def _send(self, method: str, url: str, headers: dict[str, str]) -> httpx.Response:
+        try:
+            return await self._client.request(method, url, headers=headers)
+        except httpx.TransportError as err:
+            # Dropped connections, resets, timeouts, bodies cut short of their Content-Length.
+            detail = redact_text(str(err)) or "no detail"
+            raise TransientError(f"{self.name}: {type(err).__name__}: {detail}") from None
+
+    async def _fresh_url(self) -> str:
+        try:
+            return await self._url_provider()
+        except Exception as err:
+            # The provider talks to a service too (Run History); its failure is worth a retry.
+            detail = redact_text(str(err)) or "no detail"
+            raise TransientError(
+                f"{self.name}: could not get a fresh URL: {type(err).__name__}: {detail}"
+            ) from None
+
+    def _partial_body(self, response: httpx.Response, offset: int) -> bytes:
+        body = response.content
+        self._check_length(response, len(body))
+        content_range = response.headers.get("content-range")
+        if not body:
+            # Azurite answers an offset at the end with 206 `bytes 12-11/12` (Azure: 416), and an
+            # empty blob with `bytes 0--1/0`: nothing new either way.
+            return b""
+        if content_range is None:
+            return body  # framing was checked; the body starts where we asked
+        match = _CONTENT_RANGE.fullmatch(content_range.strip())
+        if match is None:
+            raise TransientError(f"{self.name}: unreadable Content-Range {content_range!r}")
+        start, end = int(match.group(1)), int(match.group(2))
+        if len(body) != end - start + 1:
+            raise TransientError(
+                f"{self.name}: truncated body: {len(body)} bytes for range {start}-{end}"
+            )
+        if start > offset:
+            raise TransientError(f"{self.name}: asked for bytes from {offset}, got from {start}")
+        return body[offset - start :]
+
+    def _check_length(self, response: httpx.Response, received: int) -> None:
+        declared = response.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) != received:
+            raise TransientError(
+                f"{self.name}: truncated body: {received} of {declared} bytes"
+            )
+
+
+def parse_retry_after(value: str | None) -> float | None:
+    """Seconds from a `Retry-After` header (delta-seconds or an HTTP date); None if absent or odd."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())

@@ -1,0 +1,279 @@
+"""`dtrain-tui`: the wizard with no sub-command; `preview`, `export`, `presets` without a UI.
+
+Bad input exits 2 with one readable line on stderr, never a traceback. Heavy modules are
+imported inside the command that needs them so `--help` and the wizard start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
+
+if TYPE_CHECKING:
+    from tui.core.spec import JobSpec
+
+# `--set` keys that take None when given an empty value.
+_OPTIONAL = {
+    "sku", "compute", "environment", "code", "command", "shm_size", "experiment",
+    "display_name", "deepspeed_config", "zero_stage",
+}
+_SET_KEYS = (
+    "framework", "launch", "nodes", "gpus_per_node", "sku", "compute", "environment", "code",
+    "script", "args", "command", "env.NAME", "shm_size", "parameter_servers", "experiment",
+    "display_name", "zero_stage", "deepspeed_config", "deepspeed_via", "hf_launcher",
+)
+
+
+class CliError(Exception):
+    """A problem with what the user asked for: printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{message} (see `{self.prog} --help`)")
+
+
+def _add_inputs(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--preset", metavar="NAME", help="start from a preset (`dtrain-tui presets`)")
+    src.add_argument("--spec", metavar="FILE", help="start from a YAML/JSON file of spec fields")
+    src.add_argument("--job", metavar="FILE", help="start from an Azure ML command-job YAML")
+    p.add_argument(
+        "--framework",
+        choices=("pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"),
+        help="with --job: the framework, when the guess from the job is wrong",
+    )
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change one field; keys: " + ", ".join(_SET_KEYS) + ". An empty value clears it.",
+    )
+    p.add_argument(
+        "--target",
+        choices=("azureml", "local"),
+        default="azureml",
+        help="where the plan runs: an Azure ML cluster (default) or this machine",
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="dtrain-tui",
+        description="From a training script to a distributed Azure ML job and its live log. "
+        "With no command, opens the wizard.",
+    )
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("preview", help="show what a job will run: commands, env per rank, YAML")
+    _add_inputs(p)
+    p.add_argument(
+        "--show",
+        choices=("command", "env", "yaml", "sdk", "json", "all"),
+        default="command",
+        help="what to show (default: command)",
+    )
+
+    p = sub.add_parser("export", help="write the job as CLI v2 YAML, azure-ai-ml Python or JSON")
+    _add_inputs(p)
+    p.add_argument("--format", choices=("yaml", "sdk", "json"), default="yaml")
+    p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write, or -")
+    p.add_argument("--force", action="store_true", help="replace PATH if it exists")
+
+    p = sub.add_parser("presets", help="list the presets, or show one")
+    p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
+    p.add_argument("name", nargs="?")
+    return parser
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"dtrain-tui {version('dtrain-tui')}"
+    except PackageNotFoundError:
+        return "dtrain-tui (not installed)"
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+
+
+def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
+    """`spec` with every `--set key=value` applied and validated as one change."""
+    from pydantic import ValidationError
+
+    from tui.core.spec import JobSpec, friendly, parse_args
+
+    changes: dict[str, object] = {}
+    env = dict(spec.env)
+    for item in sets:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise CliError(f"--set {item!r}: expected KEY=VALUE, e.g. --set nodes=4")
+        if key.startswith("env."):
+            env[key[4:]] = value
+        elif key == "args":
+            try:
+                changes["args"] = parse_args(value)
+            except ValueError as err:
+                raise CliError(f"--set {err}") from None
+        elif key in JobSpec.model_fields and key not in ("env", "passthrough", "resources_extra"):
+            changes[key] = None if value == "" and key in _OPTIONAL else value
+        else:
+            raise CliError(f"--set {key}: unknown key; use one of {', '.join(_SET_KEYS)}")
+    if env != spec.env:
+        changes["env"] = env
+    try:
+        return spec.with_changes(**changes)
+    except ValidationError as err:
+        raise CliError(f"--set {friendly(err)}") from None
+
+
+def load_spec(args: argparse.Namespace) -> JobSpec:
+    """The spec the inputs describe: a preset, a spec file, a job YAML or the defaults, + --set."""
+    from pydantic import ValidationError
+
+    from tui.core.export import ImportProblem, load_job_file
+    from tui.core.presets import PresetProblem, get_preset, spec_from_mapping
+    from tui.core.spec import JobSpec, friendly
+
+    if args.framework and not args.job:
+        raise CliError("--framework: only with --job (a preset or spec file names its framework)")
+    try:
+        if args.preset:
+            spec = get_preset(args.preset).spec
+        elif args.spec:
+            spec = spec_from_mapping(_read_mapping(Path(args.spec)), str(args.spec))
+        elif args.job:
+            spec = load_job_file(args.job, args.framework)
+        else:
+            spec = JobSpec()
+    except (PresetProblem, ImportProblem) as err:
+        raise CliError(str(err)) from None
+    except ValidationError as err:
+        raise CliError(f"{args.job or args.spec}: {friendly(err)}") from None
+    return apply_sets(spec, args.sets)
+
+
+def _read_mapping(path: Path) -> object:
+    import yaml
+
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
+    except OSError as err:
+        raise CliError(f"{path}: cannot read it ({err.strerror})") from None
+    except yaml.YAMLError:
+        raise CliError(f"{path}: not valid YAML or JSON") from None
+
+
+def _plan(args: argparse.Namespace):
+    from tui.core.plan import Target, plan
+
+    spec = load_spec(args)
+    return plan(spec, Target.for_spec(args.target, spec))
+
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+
+
+def _console():
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def cmd_preview(args: argparse.Namespace) -> int:
+    from tui.render import print_plan
+
+    print_plan(_plan(args), args.show, _console())
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from tui.core.export import to_json, to_python, to_yaml
+
+    p = _plan(args)
+    render = {"yaml": to_yaml, "sdk": to_python, "json": to_json}[args.format]
+    if args.output == "-":
+        sys.stdout.write(render(p))
+        return 0
+    out = Path(args.output)
+    if out.exists() and not args.force:
+        raise CliError(f"{out} exists; add --force to replace it")
+    if not out.parent.is_dir():
+        raise CliError(f"{out.parent}: no such folder; create it or choose another path")
+    out.write_text(render(p, out.parent), encoding="utf-8")
+    print(f"wrote {out} ({args.format}: {p.instance_count} nodes, WORLD_SIZE {p.world_size})")
+    for w in p.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    return 0
+
+
+def cmd_presets(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from tui.core.plan import describe, plan
+    from tui.core.presets import PresetProblem, get_preset, load_presets
+
+    console = _console()
+    if args.action == "show":
+        if not args.name:
+            raise CliError("presets show: name the preset, e.g. `dtrain-tui presets show pytorch-ddp`")
+        try:
+            preset = get_preset(args.name)
+        except PresetProblem as err:
+            raise CliError(str(err)) from None
+        console.print(f"[bold]{preset.name}[/]: {preset.title}  [dim]({preset.source}, {preset.path})[/]")
+        console.print(preset.note)
+        console.print(describe(plan(preset.spec)), style="dim")
+        return 0
+    presets, problems = load_presets()
+    table = Table(box=None, pad_edge=False, show_edge=False)
+    for col in ("name", "what it shows", "from"):
+        table.add_column(col, style="bold" if col == "name" else None)
+    for p in presets:
+        table.add_row(p.name, p.title, p.source)
+    console.print(table)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    return 0
+
+
+def cmd_wizard(args: argparse.Namespace) -> int:
+    from tui.app import run
+
+    return run()
+
+
+COMMANDS = {
+    None: cmd_wizard,
+    "preview": cmd_preview,
+    "export": cmd_export,
+    "presets": cmd_presets,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.cmd](args)
+    except CliError as err:
+        print(f"dtrain-tui: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # `dtrain-tui preview --show env | head`
+        sys.stderr.close()
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
