@@ -113,6 +113,7 @@ class FaultProxy:
         self._expired_sigs: set[str] = set()
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     @property
     def faults(self) -> int:
@@ -133,17 +134,28 @@ class FaultProxy:
         self._server.close()
         for writer in list(self._writers):
             writer.transport.abort()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         await self._server.wait_closed()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self._writers.add(writer)
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
         try:
             while await self._one_exchange(reader, writer):
                 pass
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
             pass
+        except asyncio.CancelledError:
+            # Only __aexit__ cancels. Python 3.11's stream callback would log a cancelled
+            # handler as an unhandled error (it calls task.exception()), so end quietly.
+            pass
         finally:
             self._writers.discard(writer)
+            self._tasks.discard(task)
             writer.transport.abort()
 
     async def _one_exchange(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:

@@ -66,8 +66,8 @@ def job_dict(p: LaunchPlan, out_dir: Path | None = None) -> dict[str, Any]:
     """The command job as CLI v2 YAML fields, in the order people expect to read them."""
     s = p.spec
     job: dict[str, Any] = dict(s.passthrough)
-    job["$schema"] = SCHEMA
-    job["type"] = "command"
+    if "$schema" not in job and "type" not in job:  # an imported file keeps its own header
+        job |= {"$schema": SCHEMA, "type": "command"}
     if s.display_name:
         job["display_name"] = s.display_name
     if s.experiment:
@@ -292,8 +292,6 @@ def to_python(p: LaunchPlan, out_dir: Path | None = None) -> str:
 # Job YAML → JobSpec
 
 _MODELED = {
-    "$schema",
-    "type",
     "code",
     "command",
     "environment",

@@ -68,7 +68,7 @@ def launch_mode_problem(framework: str, launch: str) -> str | None:
     if framework == "horovod" and launch == "per_node":
         return (
             "Horovod needs one MPI rank per GPU, and Azure ML's mpirun is the launcher; "
-            "one rank per node would leave all but one GPU idle. Choose per_process"
+            "one rank per node would leave all but one GPU idle; choose per_process"
         )
     return None
 

@@ -1,0 +1,237 @@
+"""What each rank will see, per distribution: the numbers the review screen and backends use."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tui.core.plan import AZUREML, Origin, Target, plan
+from tui.core.spec import JobSpec, launch_mode_problem
+
+
+def env(p, rank):
+    return p.ranks[rank].env_dict()
+
+
+def origin(p, rank, name):
+    return next(v.origin for v in p.ranks[rank].env if v.name == name)
+
+
+def test_pytorch_per_process_is_one_process_per_gpu_with_azureml_ranks():
+    p = plan(JobSpec(nodes=2, gpus_per_node=8, env={"NCCL_DEBUG": "INFO"}))
+    assert (p.instance_count, p.world_size, len(p.ranks)) == (2, 16, 16)
+    assert p.distribution.as_yaml() == {"type": "pytorch", "process_count_per_instance": 8}
+    assert p.command == "python train.py"
+    r11 = env(p, 11)
+    assert r11 == {
+        "NCCL_DEBUG": "INFO",
+        "MASTER_ADDR": "<node-0-ip>",
+        "MASTER_PORT": "6105",
+        "WORLD_SIZE": "16",
+        "NODE_RANK": "1",
+        "RANK": "11",
+        "LOCAL_RANK": "3",
+    }
+    assert origin(p, 11, "RANK") is Origin.AZUREML
+    assert origin(p, 11, "NCCL_DEBUG") is Origin.USER
+    assert any("WORLD_SIZE = 2 nodes × 8 processes per node = 16" in e for e in p.explanations)
+
+
+def test_pytorch_per_node_wraps_the_script_in_torchrun_with_the_node_count():
+    p = plan(JobSpec(launch="per_node", nodes=2, gpus_per_node=8, args=("--lr", "0.1")))
+    assert p.command == (
+        "torchrun --nnodes 2 --nproc_per_node 8 --node_rank $NODE_RANK "
+        "--master_addr $MASTER_ADDR --master_port $MASTER_PORT train.py --lr 0.1"
+    )
+    assert p.distribution.process_count_per_instance == 1
+    assert p.nodes[1].command.startswith("torchrun --nnodes 2 --nproc_per_node 8 --node_rank 1 ")
+    assert p.nodes[1].processes == 1 and p.nodes[1].workers == 8
+    r9 = p.ranks[9]
+    assert (r9.node, r9.local_rank) == (1, 1)
+    e = r9.env_dict()
+    assert (e["RANK"], e["LOCAL_RANK"], e["WORLD_SIZE"], e["NODE_RANK"]) == ("9", "1", "16", "1")
+    assert origin(p, 9, "RANK") is Origin.TORCHRUN
+    assert origin(p, 9, "NODE_RANK") is Origin.AZUREML
+    world = next(v for v in r9.env if v.name == "WORLD_SIZE")
+    assert world.note == "replaces Azure ML's 2"  # AML alone would say 2 nodes × 1 process
+
+
+def test_accelerate_gets_machines_total_processes_and_main_process():
+    p = plan(JobSpec(framework="huggingface", launch="per_node", nodes=2, gpus_per_node=8))
+    assert p.command.startswith(
+        "accelerate launch --multi_gpu --num_machines 2 --num_processes 16 "
+        "--machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT "
+        "train.py"
+    )
+    assert origin(p, 3, "LOCAL_RANK") is Origin.ACCELERATE
+
+
+def test_lightning_per_process_passes_num_nodes_and_devices():
+    p = plan(JobSpec(framework="lightning", nodes=2, gpus_per_node=8))
+    assert p.command == "python train.py --trainer.num_nodes 2 --trainer.devices 8"
+    assert not any("Lightning" in w for w in p.warnings)
+
+
+def test_lightning_per_node_is_flagged_because_it_would_use_one_gpu_per_node():
+    p = plan(JobSpec(framework="lightning", launch="per_node", nodes=2, gpus_per_node=8))
+    assert p.world_size == 2
+    assert any("LOCAL_RANK=0" in w and "1 GPU per node" in w for w in p.warnings)
+
+
+def test_horovod_uses_mpi_with_one_rank_per_gpu_and_open_mpi_vars():
+    p = plan(JobSpec(framework="horovod", nodes=2, gpus_per_node=4))
+    assert p.distribution.as_yaml() == {"type": "mpi", "process_count_per_instance": 4}
+    assert env(p, 6) == {
+        "AZ_BATCH_MASTER_NODE": "<node-0-ip>:6105",
+        "OMPI_COMM_WORLD_RANK": "6",
+        "OMPI_COMM_WORLD_SIZE": "8",
+        "OMPI_COMM_WORLD_LOCAL_RANK": "2",
+        "OMPI_COMM_WORLD_LOCAL_SIZE": "4",
+    }
+    assert origin(p, 6, "OMPI_COMM_WORLD_RANK") is Origin.OPENMPI
+    assert any("OMPI_COMM_WORLD_NODE_RANK is *not* the node rank" in e for e in p.explanations)
+
+
+def test_deepspeed_over_mpi_per_node_takes_node_rank_from_the_mpi_world_rank():
+    spec = JobSpec(framework="deepspeed", launch="per_node", deepspeed_via="mpi", nodes=2,
+                   gpus_per_node=8, deepspeed_config="ds_config.json")
+    p = plan(spec)
+    assert p.distribution.as_yaml() == {"type": "mpi", "process_count_per_instance": 1}
+    assert p.command.startswith(
+        "export NODE_RANK=$OMPI_COMM_WORLD_RANK MASTER_ADDR=${AZ_BATCH_MASTER_NODE%:*} "
+        "MASTER_PORT=${AZ_BATCH_MASTER_NODE##*:} && torchrun --nnodes 2 --nproc_per_node 8"
+    )
+    assert "OMPI_COMM_WORLD_NODE_RANK" not in p.command
+    assert p.command.endswith("train.py --deepspeed --deepspeed_config ds_config.json")
+    e = env(p, 12)
+    assert (e["NODE_RANK"], e["OMPI_COMM_WORLD_RANK"], e["RANK"], e["LOCAL_RANK"]) == (
+        "1", "1", "12", "4")
+    assert origin(p, 12, "NODE_RANK") is Origin.COMMAND
+    assert p.nodes[1].command.startswith(
+        "export NODE_RANK=1 MASTER_ADDR=<node-0-ip> MASTER_PORT=6105 && torchrun"
+    )
+
+
+def test_the_mpi_master_expansion_is_what_bash_makes_of_az_batch_master_node():
+    import subprocess
+
+    out = subprocess.run(
+        ["bash", "-c", 'AZ_BATCH_MASTER_NODE=10.0.0.4:6105; '
+         'echo ${AZ_BATCH_MASTER_NODE%:*} ${AZ_BATCH_MASTER_NODE##*:}'],
+        capture_output=True, text=True, check=True,
+    )
+    assert out.stdout.split() == ["10.0.0.4", "6105"]
+
+
+def test_tensorflow_mwms_sets_tf_config_per_node():
+    p = plan(JobSpec(framework="tensorflow", launch="per_node", nodes=2, gpus_per_node=4))
+    assert p.distribution.as_yaml() == {"type": "tensorflow", "worker_count": 2,
+                                        "parameter_server_count": 0}
+    cfg = json.loads(env(p, 1)["TF_CONFIG"])
+    assert cfg == {"cluster": {"worker": ["<node-0-ip>:2222", "<node-1-ip>:2222"]},
+                   "task": {"type": "worker", "index": 1}, "environment": "cloud"}
+
+
+def test_tensorflow_ps_adds_parameter_server_nodes():
+    p = plan(JobSpec(framework="tensorflow", launch="per_node", nodes=2, parameter_servers=1))
+    assert p.instance_count == 3
+    ps = p.ranks[2]
+    assert (ps.role, ps.task_index, ps.log_file) == ("ps", 0, "user_logs/std_log_node_00_ps.txt")
+    assert json.loads(ps.env_dict()["TF_CONFIG"])["cluster"]["ps"] == ["<node-2-ip>:2222"]
+
+
+def test_local_target_uses_loopback_and_the_free_ports_it_was_given():
+    spec = JobSpec(framework="tensorflow", launch="per_node", nodes=2, parameter_servers=1)
+    target = Target.for_spec("local", spec)
+    p = plan(spec, target)
+    hosts = json.loads(env(p, 0)["TF_CONFIG"])["cluster"]
+    assert hosts["worker"] == [f"127.0.0.1:{target.ports[0]}", f"127.0.0.1:{target.ports[1]}"]
+    assert len(set(target.ports) | {target.master_port}) == 4
+    ddp = plan(JobSpec(), Target.local())
+    assert env(ddp, 0)["MASTER_ADDR"] == "127.0.0.1"
+
+
+def test_local_mpi_plan_shows_what_one_host_makes_open_mpi_report():
+    p = plan(JobSpec(framework="horovod", nodes=2, gpus_per_node=2, sku=None), Target.local())
+    assert env(p, 3)["OMPI_COMM_WORLD_LOCAL_RANK"] == "3"
+    assert env(p, 3)["OMPI_COMM_WORLD_LOCAL_SIZE"] == "4"
+    assert any("one host" in w for w in p.warnings)
+
+
+def test_multi_node_without_infiniband_warns_and_single_node_does_not():
+    no_ib = JobSpec(sku="Standard_NC96ads_A100_v4", gpus_per_node=4, nodes=2)
+    assert any("no InfiniBand" in w for w in plan(no_ib).warnings)
+    assert not any("InfiniBand" in w for w in plan(no_ib.with_changes(nodes=1)).warnings)
+
+
+def test_rdma_without_sriov_warns_that_nccl_cannot_use_it():
+    p = plan(JobSpec(sku="Standard_NC24r", gpus_per_node=4, nodes=2))
+    assert any("RDMA but no SR-IOV" in w for w in p.warnings)
+
+
+def test_user_env_that_the_distribution_sets_is_flagged():
+    p = plan(JobSpec(env={"MASTER_PORT": "29500"}))
+    assert any(w.startswith("env.MASTER_PORT:") for w in p.warnings)
+    assert env(p, 0)["MASTER_PORT"] == "6105"
+
+
+def test_a_verbatim_command_is_used_as_given():
+    cmd = "bash run.sh --nodes ${{inputs.nodes}}"
+    p = plan(JobSpec(command=cmd, framework="lightning"))
+    assert p.command == cmd
+
+
+# ---- properties over every valid spec --------------------------------------------------------
+
+
+
+def valid(fw, launch):
+    return launch_mode_problem(fw, launch) is None
+
+
+@given(st.data())
+def test_ranks_cover_the_world_exactly(data):
+    fw = data.draw(st.sampled_from(["pytorch", "lightning", "huggingface", "deepspeed", "horovod"]))
+    launch = data.draw(st.sampled_from(["per_process", "per_node"]).filter(lambda m: valid(fw, m)))
+    n, g = data.draw(st.integers(1, 24)), data.draw(st.integers(1, 16))
+    via = data.draw(st.sampled_from(["pytorch", "mpi"]))
+    spec = JobSpec(framework=fw, launch=launch, nodes=n, gpus_per_node=g, sku=None,
+                   deepspeed_via=via)
+    target = data.draw(st.sampled_from([AZUREML, Target("local", 29500, ())]))
+    p = plan(spec, target)
+    per_node = p.workers_per_node
+    assert p.world_size == n * per_node == len(p.ranks)
+    assert [r.rank for r in p.ranks] == list(range(p.world_size))
+    mpi = p.distribution.type == "mpi"
+    for r in p.ranks:
+        e = r.env_dict()
+        assert 0 <= r.local_rank < per_node and 0 <= r.node < n
+        assert r.rank == r.node * per_node + r.local_rank
+        if "RANK" in e:
+            assert int(e["RANK"]) == r.rank
+            assert int(e["LOCAL_RANK"]) == r.local_rank
+            assert int(e["WORLD_SIZE"]) == p.world_size
+            assert int(e["NODE_RANK"]) == r.node
+        else:
+            assert mpi and spec.launch == "per_process"
+            assert int(e["OMPI_COMM_WORLD_RANK"]) == r.rank
+            assert int(e["OMPI_COMM_WORLD_SIZE"]) == p.world_size
+
+
+@given(st.integers(1, 32), st.integers(0, 8), st.sampled_from(["azureml", "local"]))
+def test_tf_config_task_indices_cover_the_cluster(workers, ps, kind):
+    spec = JobSpec(framework="tensorflow", launch="per_node", nodes=workers, parameter_servers=ps,
+                   sku=None)
+    p = plan(spec, Target.for_spec(kind, spec))
+    assert p.instance_count == workers + ps == len(p.ranks)
+    configs = [json.loads(r.env_dict()["TF_CONFIG"]) for r in p.ranks]
+    cluster = configs[0]["cluster"]
+    assert all(c["cluster"] == cluster for c in configs)
+    seen = sorted((c["task"]["type"], c["task"]["index"]) for c in configs)
+    expected = sorted([("worker", i) for i in range(workers)] + [("ps", i) for i in range(ps)])
+    assert seen == expected
+    assert len(cluster["worker"]) == workers and len(cluster.get("ps", [])) == ps
+    hosts = cluster["worker"] + cluster.get("ps", [])
+    assert len(set(hosts)) == len(hosts)
