@@ -23,8 +23,12 @@ ROOT = Path(__file__).resolve().parents[1]
 def run(*args: str, cwd: Path | None = None, env: dict | None = None):
     """The real entry point in a fresh interpreter, output piped (plain text)."""
     return subprocess.run(
-        [sys.executable, "-m", "tui", *args], capture_output=True, text=True, cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=60,
+        [sys.executable, "-m", "tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=60,
     )
 
 
@@ -40,8 +44,19 @@ def test_preview_shows_the_summary_the_command_and_why():
 
 
 def test_preview_env_lists_every_rank_with_who_sets_each_var():
-    out = run("preview", "--preset", "horovod", "--show", "env", "--target", "local",
-              "--set", "sku=", "--set", "gpus_per_node=2")
+    out = run(
+        "preview",
+        "--preset",
+        "horovod",
+        "--show",
+        "env",
+        "--target",
+        "local",
+        "--set",
+        "sku=",
+        "--set",
+        "gpus_per_node=2",
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.count("rank ") >= 4
     assert "OMPI_COMM_WORLD_RANK" in out.stdout and "Open MPI" in out.stdout
@@ -57,9 +72,26 @@ def test_preview_json_is_the_whole_plan(capsys):
 
 
 def test_set_changes_fields_and_env(capsys):
-    assert main(["preview", "--show", "yaml", "--set", "nodes=4", "--set", "env.NCCL_DEBUG=INFO",
-                 "--set", "args=--name 'my run'", "--set", "framework=deepspeed",
-                 "--set", "zero_stage=3"]) == 0
+    assert (
+        main(
+            [
+                "preview",
+                "--show",
+                "yaml",
+                "--set",
+                "nodes=4",
+                "--set",
+                "env.NCCL_DEBUG=INFO",
+                "--set",
+                "args=--name 'my run'",
+                "--set",
+                "framework=deepspeed",
+                "--set",
+                "zero_stage=3",
+            ]
+        )
+        == 0
+    )
     job = yaml.safe_load(capsys.readouterr().out.split("Job YAML\n", 1)[1])
     assert job["resources"]["instance_count"] == 4
     assert job["environment_variables"] == {"NCCL_DEBUG": "INFO"}
@@ -69,8 +101,7 @@ def test_set_changes_fields_and_env(capsys):
 def test_export_writes_code_relative_to_the_output_file(tmp_path):
     (tmp_path / "src").mkdir()
     (tmp_path / "jobs").mkdir()
-    out = run("export", "--set", "code=src", "--format", "yaml", "-o", "jobs/job.yml",
-              cwd=tmp_path)
+    out = run("export", "--set", "code=src", "--format", "yaml", "-o", "jobs/job.yml", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("wrote jobs/job.yml (yaml: 2 nodes, WORLD_SIZE 16)")
     job = yaml.safe_load((tmp_path / "jobs/job.yml").read_text())
@@ -90,8 +121,10 @@ def test_export_refuses_to_overwrite_without_force(tmp_path):
 
 
 def test_export_sdk_and_json(tmp_path):
-    assert main(["export", "--preset", "deepspeed", "--format", "sdk", "-o",
-                 str(tmp_path / "job.py")]) == 0
+    assert (
+        main(["export", "--preset", "deepspeed", "--format", "sdk", "-o", str(tmp_path / "job.py")])
+        == 0
+    )
     code = (tmp_path / "job.py").read_text()
     assert "PyTorchDistribution(process_count_per_instance=8)" in code
     compile(code, "job.py", "exec")
@@ -112,8 +145,16 @@ def test_presets_list_and_show():
     out = run("presets")
     assert out.returncode == 0
     names = {line.split()[0] for line in out.stdout.splitlines()[1:] if line.strip()}
-    assert {"pytorch-ddp", "pytorch-torchrun", "lightning", "huggingface", "deepspeed",
-            "tensorflow-mwms", "tensorflow-ps", "horovod"} <= names
+    assert {
+        "pytorch-ddp",
+        "pytorch-torchrun",
+        "lightning",
+        "huggingface",
+        "deepspeed",
+        "tensorflow-mwms",
+        "tensorflow-ps",
+        "horovod",
+    } <= names
     show = run("presets", "show", "tensorflow-ps")
     assert "parameter server" in show.stdout and "TF_CONFIG" in show.stdout
 
@@ -130,8 +171,10 @@ def test_a_broken_user_preset_is_reported_not_fatal(tmp_path):
     assert "warning: preset garbled" in out.stderr
     used = run("preview", "--preset", "broken", env={"DTRAIN_TUI_HOME": str(tmp_path)})
     assert used.returncode == 2
-    assert used.stderr.strip() == "dtrain-tui: error: preset broken: nodes: must be at least 1, "\
+    assert (
+        used.stderr.strip() == "dtrain-tui: error: preset broken: nodes: must be at least 1, "
         "got 0; a job runs on one node or more"
+    )
 
 
 @pytest.mark.parametrize(
@@ -160,13 +203,38 @@ def test_bad_input_exits_2_with_one_readable_line(args, message, capsys):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(
-    st.sampled_from(["framework", "launch", "nodes", "gpus_per_node", "sku", "compute", "script",
-                     "args", "env.X", "env.", "shm_size", "parameter_servers", "zero_stage",
-                     "experiment", "bogus", ""]),
-    st.one_of(st.text(max_size=10), st.integers(-2, 20).map(str),
-              st.sampled_from(["tensorflow", "per_node", "horovod", "16g", "Standard_NC24r"]))),
-    max_size=5))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(
+                [
+                    "framework",
+                    "launch",
+                    "nodes",
+                    "gpus_per_node",
+                    "sku",
+                    "compute",
+                    "script",
+                    "args",
+                    "env.X",
+                    "env.",
+                    "shm_size",
+                    "parameter_servers",
+                    "zero_stage",
+                    "experiment",
+                    "bogus",
+                    "",
+                ]
+            ),
+            st.one_of(
+                st.text(max_size=10),
+                st.integers(-2, 20).map(str),
+                st.sampled_from(["tensorflow", "per_node", "horovod", "16g", "Standard_NC24r"]),
+            ),
+        ),
+        max_size=5,
+    )
+)
 def test_any_set_gives_a_plan_or_a_clear_message(pairs):
     try:
         spec = apply_sets(JobSpec(), [f"{k}={v}" for k, v in pairs])

@@ -25,8 +25,14 @@ def loaded_after(statement: str) -> list[str]:
         f"print('\\n'.join(m for m in sys.modules if m.split('.')[0] in "
         f"{{'textual', 'screens', 'widgets'}} or m.startswith(('azure.ai.ml', 'azure.identity'))))"
     )
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=True,
+    )
     return out.stdout.split()
 
 

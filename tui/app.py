@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static
@@ -15,7 +17,7 @@ class DtrainApp(App[None]):
 
     TITLE = "dtrain-tui"
     SUB_TITLE = "distributed training on Azure ML"
-    BINDINGS = [("q", "quit", "Quit")]
+    BINDINGS: ClassVar = [("q", "quit", "Quit")]
 
     def __init__(self, spec: JobSpec | None = None) -> None:
         super().__init__()

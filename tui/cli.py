@@ -16,13 +16,38 @@ if TYPE_CHECKING:
 
 # `--set` keys that take None when given an empty value.
 _OPTIONAL = {
-    "sku", "compute", "environment", "code", "command", "shm_size", "experiment",
-    "display_name", "deepspeed_config", "zero_stage",
+    "sku",
+    "compute",
+    "environment",
+    "code",
+    "command",
+    "shm_size",
+    "experiment",
+    "display_name",
+    "deepspeed_config",
+    "zero_stage",
 }
 _SET_KEYS = (
-    "framework", "launch", "nodes", "gpus_per_node", "sku", "compute", "environment", "code",
-    "script", "args", "command", "env.NAME", "shm_size", "parameter_servers", "experiment",
-    "display_name", "zero_stage", "deepspeed_config", "deepspeed_via", "hf_launcher",
+    "framework",
+    "launch",
+    "nodes",
+    "gpus_per_node",
+    "sku",
+    "compute",
+    "environment",
+    "code",
+    "script",
+    "args",
+    "command",
+    "env.NAME",
+    "shm_size",
+    "parameter_servers",
+    "experiment",
+    "display_name",
+    "zero_stage",
+    "deepspeed_config",
+    "deepspeed_via",
+    "hf_launcher",
 )
 
 
@@ -218,7 +243,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_presets(args: argparse.Namespace) -> int:
-    from rich.table import Table
+    from rich.markup import escape
 
     from tui.core.plan import describe, plan
     from tui.core.presets import PresetProblem, get_preset, load_presets
@@ -226,22 +251,25 @@ def cmd_presets(args: argparse.Namespace) -> int:
     console = _console()
     if args.action == "show":
         if not args.name:
-            raise CliError("presets show: name the preset, e.g. `dtrain-tui presets show pytorch-ddp`")
+            raise CliError(
+                "presets show: name the preset, e.g. `dtrain-tui presets show pytorch-ddp`"
+            )
         try:
             preset = get_preset(args.name)
         except PresetProblem as err:
             raise CliError(str(err)) from None
-        console.print(f"[bold]{preset.name}[/]: {preset.title}  [dim]({preset.source}, {preset.path})[/]")
-        console.print(preset.note)
+        console.print(
+            f"[bold]{preset.name}[/]: {escape(preset.title)}  "
+            f"[dim]({preset.source}, {escape(str(preset.path))})[/]"
+        )
+        console.print(escape(preset.note))
         console.print(describe(plan(preset.spec)), style="dim")
         return 0
     presets, problems = load_presets()
-    table = Table(box=None, pad_edge=False, show_edge=False)
-    for col in ("name", "what it shows", "from"):
-        table.add_column(col, style="bold" if col == "name" else None)
+    width = max((len(p.name) for p in presets), default=4)
+    console.print(f"[bold]{'name':<{width}}  {'from':<7}  what it shows[/]")
     for p in presets:
-        table.add_row(p.name, p.title, p.source)
-    console.print(table)
+        console.print(f"[bold]{p.name:<{width}}[/]  {p.source:<7}  {escape(p.title)}")
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     return 0

@@ -51,7 +51,9 @@ def main() -> None:
     rank, world = dist.get_rank(), dist.get_world_size()
     device = torch.device("cuda", torch.cuda.current_device()) if use_cuda else torch.device("cpu")
     if rank == 0:
-        print(f"world size {world}, backend {dist.get_backend()}, ignored args {unknown}", flush=True)
+        print(
+            f"world size {world}, backend {dist.get_backend()}, ignored args {unknown}", flush=True
+        )
 
     torch.manual_seed(0)
     x = torch.randn(args.samples, 16)
@@ -61,7 +63,9 @@ def main() -> None:
     loader = DataLoader(dataset, batch_size=args.batch_size, sampler=sampler)
 
     model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 1))
-    model = DistributedDataParallel(model.to(device), device_ids=[device.index] if use_cuda else None)
+    model = DistributedDataParallel(
+        model.to(device), device_ids=[device.index] if use_cuda else None
+    )
     optimizer = torch.optim.SGD(model.parameters(), lr=args.lr)
     loss_fn = torch.nn.MSELoss()
 

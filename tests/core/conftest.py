@@ -16,17 +16,32 @@ def allowed_specs() -> list[tuple[str, JobSpec]]:
         for launch in ("per_process", "per_node"):
             if launch_mode_problem(fw, launch):
                 continue
-            spec = JobSpec(framework=fw, launch=launch, nodes=2, gpus_per_node=4,
-                           env={"NCCL_DEBUG": "INFO"}, args=("--epochs", "3"))
+            spec = JobSpec(
+                framework=fw,
+                launch=launch,
+                nodes=2,
+                gpus_per_node=4,
+                env={"NCCL_DEBUG": "INFO"},
+                args=("--epochs", "3"),
+            )
             out.append((f"{fw}-{launch}", spec))
-    base = JobSpec(framework="deepspeed", nodes=2, gpus_per_node=4, deepspeed_via="mpi",
-                   zero_stage=2)
+    base = JobSpec(
+        framework="deepspeed", nodes=2, gpus_per_node=4, deepspeed_via="mpi", zero_stage=2
+    )
     out.append(("deepspeed-mpi-per_process", base))
     out.append(("deepspeed-mpi-per_node", base.with_changes(launch="per_node")))
-    out.append(("huggingface-torchrun-per_node",
-                JobSpec(framework="huggingface", launch="per_node", hf_launcher="torchrun")))
-    out.append(("tensorflow-ps", JobSpec(framework="tensorflow", launch="per_node", nodes=3,
-                                         parameter_servers=2)))
+    out.append(
+        (
+            "huggingface-torchrun-per_node",
+            JobSpec(framework="huggingface", launch="per_node", hf_launcher="torchrun"),
+        )
+    )
+    out.append(
+        (
+            "tensorflow-ps",
+            JobSpec(framework="tensorflow", launch="per_node", nodes=3, parameter_servers=2),
+        )
+    )
     return out
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from azure.ai.ml import load_job
 
 from tui.core.export import job_dict, to_json, to_python, to_yaml
 from tui.core.plan import plan
@@ -16,13 +17,11 @@ from tui.core.spec import JobSpec
 
 from .conftest import ALLOWED
 
-from azure.ai.ml import load_job
-
 warnings.filterwarnings("ignore", message=".*experimental.*")
 
 
 def rest(job) -> dict:
-    """The wire form the SDK would PUT, with `azureml:` prefixes (which YAML loading strips) removed."""
+    """The wire form the SDK would PUT, minus `azureml:` prefixes (YAML loading strips them)."""
     data = job._to_job()._to_rest_object().as_dict()["properties"]
 
     def strip(v):
@@ -51,9 +50,11 @@ def test_exported_yaml_loads_and_carries_the_plan(spec, workdir):
     wire = rest(load_job(path))
     dist = p.distribution.as_yaml()
     if dist["type"] == "tensorflow":
-        assert wire["distribution"] == {"distributionType": "TensorFlow",
-                                        "workerCount": dist["worker_count"],
-                                        "parameterServerCount": dist["parameter_server_count"]}
+        assert wire["distribution"] == {
+            "distributionType": "TensorFlow",
+            "workerCount": dist["worker_count"],
+            "parameterServerCount": dist["parameter_server_count"],
+        }
     else:
         assert wire["distribution"] == {
             "distributionType": {"pytorch": "PyTorch", "mpi": "Mpi"}[dist["type"]],
@@ -76,18 +77,24 @@ def test_exported_python_builds_the_same_job_as_the_yaml(spec, workdir):
 
 
 FULL = JobSpec(
-    framework="pytorch", nodes=2, gpus_per_node=8, code="src",
+    framework="pytorch",
+    nodes=2,
+    gpus_per_node=8,
+    code="src",
     args=("--name", "my run", "--filter", "a;b $HOME"),
     env={"NCCL_DEBUG": "INFO", "NCCL_IB_TIMEOUT": "22"},
-    experiment="ddp-demo", display_name="ddp-2x8",
+    experiment="ddp-demo",
+    display_name="ddp-2x8",
     passthrough={
         "description": "every field the wizard does not model",
         "inputs": {"epochs": 3, "data": {"type": "uri_folder", "path": "azureml:cifar10:1"}},
         "outputs": {"model_dir": {"type": "uri_folder"}},
         "tags": {"team": "ml"},
         "queue_settings": {"job_tier": "standard", "priority": "medium"},
-        "services": {"my_tb": {"type": "tensor_board", "log_dir": "outputs/tblogs"},
-                     "ssh": {"type": "ssh", "ssh_public_keys": "ssh-rsa AAAA test"}},
+        "services": {
+            "my_tb": {"type": "tensor_board", "log_dir": "outputs/tblogs"},
+            "ssh": {"type": "ssh", "ssh_public_keys": "ssh-rsa AAAA test"},
+        },
         "identity": {"type": "user_identity"},
         "limits": {"timeout": 7200},
     },
@@ -114,8 +121,12 @@ def test_json_export_holds_every_rank_and_who_sets_each_var():
     data = json.loads(to_json(plan(JobSpec(launch="per_node", nodes=2, gpus_per_node=4))))
     assert len(data["ranks"]) == 8
     r5 = {v["name"]: v for v in data["ranks"][5]["env"]}
-    assert r5["RANK"] == {"name": "RANK", "value": "5", "origin": "torchrun",
-                          "note": "replaces Azure ML's 1"}
+    assert r5["RANK"] == {
+        "name": "RANK",
+        "value": "5",
+        "origin": "torchrun",
+        "note": "replaces Azure ML's 1",
+    }
     assert data["job"]["distribution"] == {"type": "pytorch", "process_count_per_instance": 1}
     assert data["spec"]["launch"] == "per_node"
 

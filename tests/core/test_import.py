@@ -163,8 +163,11 @@ def test_a_command_dtrain_tui_could_have_written_opens_as_script_and_args(jobdir
     assert spec.command is None
     assert (spec.script, spec.args) == ("train.py", ("--epochs", "10", "--lr", "0.01"))
     per_node = spec_from_job(yaml.safe_load(EXAMPLES["torchrun-per-node"]), jobdir)
-    assert (per_node.command, per_node.script, per_node.args) == (None, "train.py",
-                                                                  ("--epochs", "3"))
+    assert (per_node.command, per_node.script, per_node.args) == (
+        None,
+        "train.py",
+        ("--epochs", "3"),
+    )
     # Azure ML input bindings stay verbatim: re-quoting them would change the job.
     assert spec_from_job(yaml.safe_load(EXAMPLES["pytorch-inputs"]), jobdir).command
 
@@ -189,10 +192,15 @@ def test_editing_an_imported_job_changes_only_what_was_edited(jobdir):
         ("type: pipeline\njobs: {}", "type: 'pipeline' jobs are not supported"),
         ("type: command\nenvironment: x", "command: missing"),
         ("command: python a.py\ndistribution: {type: ray}", "distribution.type: 'ray'"),
-        ("command: python a.py\nresources: {instance_count: two}",
-         "resources.instance_count: expected a whole number"),
-        ("command: python a.py\ndistribution: {type: tensorflow, worker_count: 3}\n"
-         "resources: {instance_count: 2}", "make them agree"),
+        (
+            "command: python a.py\nresources: {instance_count: two}",
+            "resources.instance_count: expected a whole number",
+        ),
+        (
+            "command: python a.py\ndistribution: {type: tensorflow, worker_count: 3}\n"
+            "resources: {instance_count: 2}",
+            "make them agree",
+        ),
         ("- just\n- a list", "not a YAML mapping"),
     ],
 )
@@ -210,21 +218,46 @@ def test_unreadable_and_invalid_yaml_files_name_the_file(jobdir):
         load_job_file(bad)
 
 
-scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 20), st.text(max_size=12),
-                    st.sampled_from(["pytorch", "mpi", "tensorflow", "ray", "16g", "train.py"]))
-values = st.recursive(scalars, lambda inner: st.dictionaries(st.text(max_size=8), inner,
-                                                             max_size=3), max_leaves=6)
-job_keys = st.sampled_from(["type", "command", "distribution", "resources", "code", "environment",
-                            "compute", "environment_variables", "inputs", "experiment_name"])
-dist = st.fixed_dictionaries({"type": st.sampled_from(["pytorch", "mpi", "tensorflow", "x"])},
-                             optional={"process_count_per_instance": scalars,
-                                       "worker_count": scalars,
-                                       "parameter_server_count": scalars})
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 20),
+    st.text(max_size=12),
+    st.sampled_from(["pytorch", "mpi", "tensorflow", "ray", "16g", "train.py"]),
+)
+values = st.recursive(
+    scalars, lambda inner: st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=6
+)
+job_keys = st.sampled_from(
+    [
+        "type",
+        "command",
+        "distribution",
+        "resources",
+        "code",
+        "environment",
+        "compute",
+        "environment_variables",
+        "inputs",
+        "experiment_name",
+    ]
+)
+dist = st.fixed_dictionaries(
+    {"type": st.sampled_from(["pytorch", "mpi", "tensorflow", "x"])},
+    optional={
+        "process_count_per_instance": scalars,
+        "worker_count": scalars,
+        "parameter_server_count": scalars,
+    },
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(job_keys, values, max_size=6), st.none() | dist,
-       st.none() | st.dictionaries(st.sampled_from(["instance_count", "shm_size"]), scalars))
+@given(
+    st.dictionaries(job_keys, values, max_size=6),
+    st.none() | dist,
+    st.none() | st.dictionaries(st.sampled_from(["instance_count", "shm_size"]), scalars),
+)
 def test_any_job_yaml_gives_a_plan_or_a_clear_message(data, distribution, resources):
     data = dict(data)
     if distribution is not None:

@@ -95,8 +95,14 @@ def test_horovod_uses_mpi_with_one_rank_per_gpu_and_open_mpi_vars():
 
 
 def test_deepspeed_over_mpi_per_node_takes_node_rank_from_the_mpi_world_rank():
-    spec = JobSpec(framework="deepspeed", launch="per_node", deepspeed_via="mpi", nodes=2,
-                   gpus_per_node=8, deepspeed_config="ds_config.json")
+    spec = JobSpec(
+        framework="deepspeed",
+        launch="per_node",
+        deepspeed_via="mpi",
+        nodes=2,
+        gpus_per_node=8,
+        deepspeed_config="ds_config.json",
+    )
     p = plan(spec)
     assert p.distribution.as_yaml() == {"type": "mpi", "process_count_per_instance": 1}
     assert p.command.startswith(
@@ -107,7 +113,11 @@ def test_deepspeed_over_mpi_per_node_takes_node_rank_from_the_mpi_world_rank():
     assert p.command.endswith("train.py --deepspeed --deepspeed_config ds_config.json")
     e = env(p, 12)
     assert (e["NODE_RANK"], e["OMPI_COMM_WORLD_RANK"], e["RANK"], e["LOCAL_RANK"]) == (
-        "1", "1", "12", "4")
+        "1",
+        "1",
+        "12",
+        "4",
+    )
     assert origin(p, 12, "NODE_RANK") is Origin.COMMAND
     assert p.nodes[1].command.startswith(
         "export NODE_RANK=1 MASTER_ADDR=<node-0-ip> MASTER_PORT=6105 && torchrun"
@@ -118,20 +128,32 @@ def test_the_mpi_master_expansion_is_what_bash_makes_of_az_batch_master_node():
     import subprocess
 
     out = subprocess.run(
-        ["bash", "-c", 'AZ_BATCH_MASTER_NODE=10.0.0.4:6105; '
-         'echo ${AZ_BATCH_MASTER_NODE%:*} ${AZ_BATCH_MASTER_NODE##*:}'],
-        capture_output=True, text=True, check=True,
+        [
+            "bash",
+            "-c",
+            "AZ_BATCH_MASTER_NODE=10.0.0.4:6105; "
+            "echo ${AZ_BATCH_MASTER_NODE%:*} ${AZ_BATCH_MASTER_NODE##*:}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert out.stdout.split() == ["10.0.0.4", "6105"]
 
 
 def test_tensorflow_mwms_sets_tf_config_per_node():
     p = plan(JobSpec(framework="tensorflow", launch="per_node", nodes=2, gpus_per_node=4))
-    assert p.distribution.as_yaml() == {"type": "tensorflow", "worker_count": 2,
-                                        "parameter_server_count": 0}
+    assert p.distribution.as_yaml() == {
+        "type": "tensorflow",
+        "worker_count": 2,
+        "parameter_server_count": 0,
+    }
     cfg = json.loads(env(p, 1)["TF_CONFIG"])
-    assert cfg == {"cluster": {"worker": ["<node-0-ip>:2222", "<node-1-ip>:2222"]},
-                   "task": {"type": "worker", "index": 1}, "environment": "cloud"}
+    assert cfg == {
+        "cluster": {"worker": ["<node-0-ip>:2222", "<node-1-ip>:2222"]},
+        "task": {"type": "worker", "index": 1},
+        "environment": "cloud",
+    }
 
 
 def test_tensorflow_ps_adds_parameter_server_nodes():
@@ -186,7 +208,6 @@ def test_a_verbatim_command_is_used_as_given():
 # ---- properties over every valid spec --------------------------------------------------------
 
 
-
 def valid(fw, launch):
     return launch_mode_problem(fw, launch) is None
 
@@ -197,8 +218,9 @@ def test_ranks_cover_the_world_exactly(data):
     launch = data.draw(st.sampled_from(["per_process", "per_node"]).filter(lambda m: valid(fw, m)))
     n, g = data.draw(st.integers(1, 24)), data.draw(st.integers(1, 16))
     via = data.draw(st.sampled_from(["pytorch", "mpi"]))
-    spec = JobSpec(framework=fw, launch=launch, nodes=n, gpus_per_node=g, sku=None,
-                   deepspeed_via=via)
+    spec = JobSpec(
+        framework=fw, launch=launch, nodes=n, gpus_per_node=g, sku=None, deepspeed_via=via
+    )
     target = data.draw(st.sampled_from([AZUREML, Target("local", 29500, ())]))
     p = plan(spec, target)
     per_node = p.workers_per_node
@@ -222,8 +244,9 @@ def test_ranks_cover_the_world_exactly(data):
 
 @given(st.integers(1, 32), st.integers(0, 8), st.sampled_from(["azureml", "local"]))
 def test_tf_config_task_indices_cover_the_cluster(workers, ps, kind):
-    spec = JobSpec(framework="tensorflow", launch="per_node", nodes=workers, parameter_servers=ps,
-                   sku=None)
+    spec = JobSpec(
+        framework="tensorflow", launch="per_node", nodes=workers, parameter_servers=ps, sku=None
+    )
     p = plan(spec, Target.for_spec(kind, spec))
     assert p.instance_count == workers + ps == len(p.ranks)
     configs = [json.loads(r.env_dict()["TF_CONFIG"]) for r in p.ranks]
@@ -235,3 +258,9 @@ def test_tf_config_task_indices_cover_the_cluster(workers, ps, kind):
     assert len(cluster["worker"]) == workers and len(cluster.get("ps", [])) == ps
     hosts = cluster["worker"] + cluster.get("ps", [])
     assert len(set(hosts)) == len(hosts)
+
+
+def test_an_env_var_that_looks_like_a_secret_is_flagged():
+    p = plan(JobSpec(env={"WANDB_API_KEY": "abc", "NCCL_DEBUG": "INFO"}))
+    flagged = [w for w in p.warnings if "looks like a secret" in w]
+    assert len(flagged) == 1 and flagged[0].startswith("env.WANDB_API_KEY:")

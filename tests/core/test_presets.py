@@ -5,12 +5,26 @@ from __future__ import annotations
 import pytest
 
 from tui.core.plan import plan
-from tui.core.presets import (PresetProblem, get_preset, load_presets, samples_dir, save_preset,
-                              user_presets_dir)
+from tui.core.presets import (
+    PresetProblem,
+    get_preset,
+    load_presets,
+    samples_dir,
+    save_preset,
+    user_presets_dir,
+)
 from tui.core.spec import JobSpec
 
-SHIPPED = ("pytorch-ddp", "pytorch-torchrun", "lightning", "huggingface", "deepspeed",
-           "tensorflow-mwms", "tensorflow-ps", "horovod")
+SHIPPED = (
+    "pytorch-ddp",
+    "pytorch-torchrun",
+    "lightning",
+    "huggingface",
+    "deepspeed",
+    "tensorflow-mwms",
+    "tensorflow-ps",
+    "horovod",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -29,7 +43,13 @@ def test_every_shipped_preset_loads_plans_and_explains_itself():
         assert len(preset.note) > 200, name
         assert plan(preset.spec).world_size >= 2
     assert {by_name[n].spec.framework for n in SHIPPED} == {
-        "pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"}
+        "pytorch",
+        "lightning",
+        "huggingface",
+        "deepspeed",
+        "tensorflow",
+        "horovod",
+    }
 
 
 def test_ddp_presets_use_the_shipped_sample_script():
@@ -40,8 +60,9 @@ def test_ddp_presets_use_the_shipped_sample_script():
 
 
 def test_saved_preset_loads_back_equal_and_keeps_the_samples_placeholder():
-    spec = get_preset("pytorch-ddp").spec.with_changes(nodes=3, env={"NCCL_DEBUG": "INFO"},
-                                                      args=("--name", "my run"))
+    spec = get_preset("pytorch-ddp").spec.with_changes(
+        nodes=3, env={"NCCL_DEBUG": "INFO"}, args=("--name", "my run")
+    )
     path = save_preset("my-ddp", spec, note="three nodes")
     assert path.parent == user_presets_dir()
     assert "{samples}" in path.read_text()
@@ -61,5 +82,6 @@ def test_bad_names_and_broken_files_are_reported():
     (user_presets_dir() / "oops.yaml").write_text("title: no spec here\n")
     presets, problems = load_presets()
     assert len(presets) >= len(SHIPPED)
-    assert problems == [f"preset oops ({user_presets_dir() / 'oops.yaml'}): expected `title`, "
-                        "`note` and `spec`"]
+    assert problems == [
+        f"preset oops ({user_presets_dir() / 'oops.yaml'}): expected `title`, `note` and `spec`"
+    ]

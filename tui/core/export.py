@@ -56,7 +56,7 @@ def _is_remote(path: str) -> bool:
 
 
 def code_for(spec_code: str | None, out_dir: Path | None) -> str | None:
-    """The `code:` value as seen from the folder the YAML is written to (how `az ml` resolves it)."""
+    """The `code:` value as seen from the folder the YAML is written to, as `az ml` resolves it."""
     if spec_code is None or out_dir is None or _is_remote(spec_code):
         return spec_code
     return os.path.relpath(Path(spec_code).resolve(), out_dir.resolve())
@@ -106,7 +106,9 @@ _Dumper.add_representer(str, _str)
 
 def to_yaml(p: LaunchPlan, out_dir: Path | None = None) -> str:
     """The job as a CLI v2 command-job YAML (`az ml job create --file job.yml`)."""
-    head = f"# {describe(p)}\n# made by dtrain-tui; `az ml job create --file <this file>` submits it\n"
+    head = (
+        f"# {describe(p)}\n# made by dtrain-tui; `az ml job create --file <this file>` submits it\n"
+    )
     body = yaml.dump(
         job_dict(p, out_dir), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100
     )
@@ -125,20 +127,36 @@ def to_json(p: LaunchPlan, out_dir: Path | None = None) -> str:
 
     data = {
         "summary": describe(p),
-        "target": {"kind": p.target.kind, "master_addr": p.target.master_addr,
-                   "master_port": p.target.master_port},
+        "target": {
+            "kind": p.target.kind,
+            "master_addr": p.target.master_addr,
+            "master_port": p.target.master_port,
+        },
         "spec": p.spec.model_dump(mode="json"),
         "job": job_dict(p, out_dir),
         "world_size": p.world_size,
         "launcher": p.launcher,
         "nodes": [
-            {"node": n.node, "role": n.role, "processes": n.processes, "workers": n.workers,
-             "command": n.command, "env": env(n.env)}
+            {
+                "node": n.node,
+                "role": n.role,
+                "processes": n.processes,
+                "workers": n.workers,
+                "command": n.command,
+                "env": env(n.env),
+            }
             for n in p.nodes
         ],
         "ranks": [
-            {"rank": r.rank, "node": r.node, "local_rank": r.local_rank, "role": r.role,
-             "task_index": r.task_index, "log_file": r.log_file, "env": env(r.env)}
+            {
+                "rank": r.rank,
+                "node": r.node,
+                "local_rank": r.local_rank,
+                "role": r.role,
+                "task_index": r.task_index,
+                "log_file": r.log_file,
+                "env": env(r.env),
+            }
             for r in p.ranks
         ],
         "warnings": list(p.warnings),
@@ -265,8 +283,9 @@ def to_python(p: LaunchPlan, out_dir: Path | None = None) -> str:
     lines = [
         f'"""{describe(p)}',
         "",
-        "Made by dtrain-tui. Run it to submit the job (needs `pip install azure-ai-ml azure-identity`",
-        'and a workspace config.json, or edit the MLClient line)."""',
+        "Made by dtrain-tui. Run it to submit the job; it needs",
+        "`pip install azure-ai-ml azure-identity` and a workspace config.json",
+        '(or edit the MLClient line)."""',
         "",
         f"from azure.ai.ml import MLClient, {', '.join(top)}",
     ]
@@ -321,9 +340,7 @@ def infer_framework(dist_type: str, command: str) -> str:
     return "pytorch"
 
 
-def spec_from_job(
-    data: Any, base_dir: Path | str = ".", framework: str | None = None
-) -> JobSpec:
+def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None = None) -> JobSpec:
     """A JobSpec from a CLI v2 command-job mapping read from a file in `base_dir`.
 
     `framework` overrides the inferred one. Raises `ImportProblem` or pydantic's ValidationError.
@@ -343,7 +360,8 @@ def spec_from_job(
     dist_type = str(dist.get("type", "")).lower()
     if dist_type not in ("pytorch", "mpi", "tensorflow"):
         raise ImportProblem(
-            f"distribution.type: {dist.get('type')!r} is not supported; use pytorch, mpi or tensorflow"
+            f"distribution.type: {dist.get('type')!r} is not supported; "
+            "use pytorch, mpi or tensorflow"
         )
     resources = dict(data.get("resources") or {})
     instances = _int(resources.pop("instance_count", 1), "resources.instance_count")
@@ -359,10 +377,16 @@ def spec_from_job(
                 f"resources.instance_count: is {instances} but worker_count {workers} + "
                 f"parameter_server_count {ps} = {workers + ps}; make them agree"
             )
-        fields |= {"launch": "per_node", "nodes": workers, "parameter_servers": ps,
-                   "gpus_per_node": 1}
+        fields |= {
+            "launch": "per_node",
+            "nodes": workers,
+            "parameter_servers": ps,
+            "gpus_per_node": 1,
+        }
     else:
-        pcpi = _int(dist.get("process_count_per_instance") or 1, "distribution.process_count_per_instance")
+        pcpi = _int(
+            dist.get("process_count_per_instance") or 1, "distribution.process_count_per_instance"
+        )
         if fw == "deepspeed":
             fields["deepspeed_via"] = "mpi" if dist_type == "mpi" else "pytorch"
         fields["nodes"] = instances

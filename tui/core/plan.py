@@ -64,7 +64,9 @@ class Target:
         if self.kind == "azureml":
             return TF_PORT
         if task >= len(self.ports):
-            raise ValueError(f"the local target has {len(self.ports)} free ports, task {task} needs one")
+            raise ValueError(
+                f"the local target has {len(self.ports)} free ports, task {task} needs one"
+            )
         return self.ports[task]
 
     @staticmethod
@@ -184,7 +186,12 @@ def _q(text: str) -> str:
 def framework_args(spec: JobSpec) -> list[str]:
     """Arguments dtrain-tui adds to the script's own (only when it builds the command)."""
     if spec.framework == "lightning":
-        return ["--trainer.num_nodes", str(spec.nodes), "--trainer.devices", str(spec.gpus_per_node)]
+        return [
+            "--trainer.num_nodes",
+            str(spec.nodes),
+            "--trainer.devices",
+            str(spec.gpus_per_node),
+        ]
     if spec.framework == "deepspeed":
         if spec.deepspeed_config:
             return ["--deepspeed", "--deepspeed_config", spec.deepspeed_config]
@@ -289,7 +296,7 @@ def build_command(spec: JobSpec, refs: _Refs = _Refs()) -> str:
 
 
 class _Env:
-    """An ordered set of EnvVars where a later setter replaces an earlier one, noting what it was."""
+    """Ordered EnvVars; a later setter replaces an earlier one and notes what it replaced."""
 
     __slots__ = ("_vars",)
 
@@ -365,7 +372,11 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
             node_env.set(Origin.AZUREML, AZ_BATCH_MASTER_NODE=f"{addr}:{port}")
         else:
             node_env.set(
-                Origin.AZUREML, MASTER_ADDR=addr, MASTER_PORT=port, WORLD_SIZE=n * pcpi, NODE_RANK=node
+                Origin.AZUREML,
+                MASTER_ADDR=addr,
+                MASTER_PORT=port,
+                WORLD_SIZE=n * pcpi,
+                NODE_RANK=node,
             )
         refs = _Refs(str(node), addr, str(port), str(node), f"{addr}:{port}")
         nodes.append(
@@ -393,7 +404,9 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
                 origin = Origin.ACCELERATE if launcher == "accelerate" else Origin.TORCHRUN
                 _torchrun_worker_env(env, origin, n, workers, node, local_rank, addr, port)
             ranks.append(
-                RankPlan(rank, node, local_rank, env.done(), f"user_logs/std_log_process_{rank}.txt")
+                RankPlan(
+                    rank, node, local_rank, env.done(), f"user_logs/std_log_process_{rank}.txt"
+                )
             )
 
     warnings = _warnings(spec, sku, target, n)
@@ -495,6 +508,7 @@ def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
     )
 
 
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|(^|_)SAS($|_)", re.IGNORECASE)
 _DISTRIBUTION_VARS = {
     "MASTER_ADDR",
     "MASTER_PORT",
@@ -537,18 +551,23 @@ def _warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) ->
             f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
             "Choose per_process (Azure ML starts one process per GPU; Lightning detects them)."
         )
-    if spec.framework == "deepspeed" and not spec.deepspeed_config and spec.zero_stage is None:
-        if spec.command is None:
-            out.append(
-                "deepspeed_config: no DeepSpeed config file or ZeRO stage given; your script "
-                "must build its DeepSpeed config itself."
-            )
+    no_ds_config = not spec.deepspeed_config and spec.zero_stage is None
+    if spec.framework == "deepspeed" and no_ds_config and spec.command is None:
+        out.append(
+            "deepspeed_config: no DeepSpeed config file or ZeRO stage given; your script "
+            "must build its DeepSpeed config itself."
+        )
     if spec.launch == "per_node" and spec.command is not None and launcher_for(spec) is None:
-        if spec.framework != "tensorflow":
-            out.append(
-                "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
-                "found in your command, so each node runs a single process."
-            )
+        out.append(
+            "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
+            "found in your command, so each node runs a single process."
+        )
+    for name in sorted(n for n in spec.env if _SECRET_NAME.search(n)):
+        out.append(
+            f"env.{name}: looks like a secret; job env vars are stored in plain text in the job "
+            "definition and in exported files. Keep secrets in Azure Key Vault or a workspace "
+            "connection and read them at run time."
+        )
     for name in sorted(set(spec.env) & _DISTRIBUTION_VARS):
         out.append(
             f"env.{name}: Azure ML or the launcher sets {name} for each rank; your value is "
@@ -577,7 +596,11 @@ def _explain(
         out.append(
             f"Per-process launch: {who} starts {pcpi} process{'es' if pcpi != 1 else ''} on "
             f"each node, one per GPU, and gives each its rank "
-            + ("(OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK)." if mpi else "(RANK, LOCAL_RANK).")
+            + (
+                "(OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK)."
+                if mpi
+                else "(RANK, LOCAL_RANK)."
+            )
         )
     elif launcher in ("torchrun", "accelerate"):
         out.append(
@@ -630,7 +653,9 @@ def describe(p: LaunchPlan) -> str:
         else f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} GPU"
         f"{'s' if s.gpus_per_node != 1 else ''}"
     )
-    sku = f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""
+    sku = (
+        f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""
+    )
     return (
         f"{FRAMEWORKS[s.framework]} · {s.launch.replace('_', '-')} · {shape}{sku} · "
         f"WORLD_SIZE {p.world_size} · {p.target.kind}"

@@ -74,8 +74,12 @@ def _load(path: Path, source: Literal["shipped", "user"]) -> Preset:
         raise PresetProblem(f"preset {path.stem} ({path}): expected `title`, `note` and `spec`")
     spec = spec_from_mapping(data["spec"], f"preset {path.stem}")
     return Preset(
-        path.stem, str(data.get("title") or path.stem), str(data.get("note") or "").strip(),
-        spec, source, path,
+        path.stem,
+        str(data.get("title") or path.stem),
+        str(data.get("note") or "").strip(),
+        spec,
+        source,
+        path,
     )
 
 

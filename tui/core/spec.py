@@ -51,7 +51,9 @@ _SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmg]\Z")
 
 
 def _rule(field: str, message: str) -> PydanticCustomError:
-    return PydanticCustomError("job_rule", "{field}: {message}", {"field": field, "message": message})
+    return PydanticCustomError(
+        "job_rule", "{field}: {message}", {"field": field, "message": message}
+    )
 
 
 def launch_mode_problem(framework: str, launch: str) -> str | None:
