@@ -133,7 +133,7 @@ def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
     """`spec` with every `--set key=value` applied and validated as one change."""
     from pydantic import ValidationError
 
-    from tui.core.spec import JobSpec, friendly, parse_args
+    from tui.core.spec import JobSpec, friendly, parse_args, switch_framework
 
     changes: dict[str, object] = {}
     env = dict(spec.env)
@@ -156,6 +156,8 @@ def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
     if env != spec.env:
         changes["env"] = env
     try:
+        if "framework" in changes:  # its usual launch mode unless --set launch says otherwise
+            spec = switch_framework(spec, str(changes.pop("framework")))
         return spec.with_changes(**changes)
     except ValidationError as err:
         raise CliError(f"--set {friendly(err)}") from None

@@ -99,3 +99,23 @@ def test_script_arguments_reach_the_script_exactly_as_typed(arg, tmp_path):
     command = spec.script_command.replace(str(script), f"{sys.executable} {script}", 1)
     out = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == ["--x", arg]
+
+
+@pytest.mark.parametrize(
+    ("start", "framework", "launch"),
+    [
+        (JobSpec(), "tensorflow", "per_node"),
+        (JobSpec(launch="per_node"), "horovod", "per_process"),
+        (JobSpec(launch="per_node"), "deepspeed", "per_node"),
+        (JobSpec(framework="tensorflow", launch="per_node", parameter_servers=2), "pytorch",
+         "per_node"),
+        (JobSpec(framework="deepspeed", zero_stage=3), "lightning", "per_process"),
+    ],
+)
+def test_switching_framework_keeps_the_spec_valid(start, framework, launch):
+    from tui.core.spec import switch_framework
+
+    spec = switch_framework(start, framework)
+    assert (spec.framework, spec.launch) == (framework, launch)
+    assert spec.parameter_servers == 0 or framework == "tensorflow"
+    assert spec.zero_stage is None or framework == "deepspeed"

@@ -64,14 +64,17 @@ class Azurite:
             self._process = subprocess.Popen(
                 [
                     str(AZURITE_BIN),
-                    "--blobHost", "127.0.0.1",
-                    "--blobPort", str(self.port),
-                    "--location", str(self.location),
+                    "--blobHost",
+                    "127.0.0.1",
+                    "--blobPort",
+                    str(self.port),
+                    "--location",
+                    str(self.location),
                     "--silent",
                     "--skipApiVersionCheck",
                     "--loose",
                     "--disableTelemetry",
-                ],  # fmt: skip
+                ],
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,

@@ -158,7 +158,9 @@ class FaultProxy:
             self._tasks.discard(task)
             writer.transport.abort()
 
-    async def _one_exchange(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+    async def _one_exchange(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> bool:
         """Serve one request; False when the client connection is finished."""
         head = await reader.readuntil(b"\r\n\r\n")
         request = parse_request(head)
@@ -248,7 +250,7 @@ def parse_request(head: bytes) -> Request:
 def parse_response(raw: bytes, head_only: bool = False) -> Response:
     head, _, rest = raw.partition(b"\r\n\r\n")
     first, *header_lines = head.decode("latin-1").split("\r\n")
-    _version, status, reason = (first.split(" ", 2) + [""])[:3]
+    _version, status, reason = [*first.split(" ", 2), ""][:3]
     headers = [tuple(part.strip() for part in line.split(":", 1)) for line in header_lines]
     response = Response(int(status), reason, [(k, v) for k, v in headers], b"")
     if head_only:

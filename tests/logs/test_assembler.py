@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -91,8 +93,20 @@ def test_only_newline_breaks_lines_not_other_unicode_separators() -> None:
 
 log_bytes = st.lists(
     st.sampled_from(
-        [b"\n", b"\r", b"\r\n", b"a", b"line ", "é".encode(), "中".encode(), "🚀".encode(),
-         b"\xff", b"\xe4\xb8", b"\x00", b"100%|###|"]  # fmt: skip
+        [
+            b"\n",
+            b"\r",
+            b"\r\n",
+            b"a",
+            b"line ",
+            "é".encode(),
+            "中".encode(),
+            "🚀".encode(),
+            b"\xff",
+            b"\xe4\xb8",
+            b"\x00",
+            b"100%|###|",
+        ]
     )
     | st.binary(max_size=6),
     max_size=60,
@@ -103,7 +117,7 @@ log_bytes = st.lists(
 @given(data=log_bytes, cuts=st.lists(st.integers(min_value=0, max_value=400), max_size=12))
 def test_any_chunking_gives_the_same_lines_as_the_whole(data: bytes, cuts: list[int]) -> None:
     points = sorted({0, len(data), *(c % (len(data) + 1) for c in cuts)})
-    chunks = [data[a:b] for a, b in zip(points, points[1:])]
+    chunks = [data[a:b] for a, b in itertools.pairwise(points)]
     assert assemble(*chunks) == assemble(data) == reference(data)
 
 

@@ -1,4 +1,4 @@
-"""Following a growing append blob in real Azurite, directly and through a proxy that breaks things."""
+"""Following a growing append blob in real Azurite, directly and through a fault-injecting proxy."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ FAST = Timing(min_interval=0.005, max_interval=0.02, backoff_base=0.002, backoff
 
 
 class Recorded:
-    """A source wrapper that keeps every byte the follower consumed and checks they are contiguous."""
+    """Wraps a source; keeps every byte the follower consumed and checks they are contiguous."""
 
     def __init__(self, inner: LogSource) -> None:
         self.inner = inner
@@ -82,14 +82,18 @@ async def test_a_growing_append_blob_arrives_byte_for_byte(blob: AppendBlob) -> 
     updates, _ = await asyncio.gather(follow(), write())
     content = blob.content()
     assert bytes(source.received) == content == b"".join(appends)
-    assert lines_of(updates) == reference(content) == [
-        "epoch 1/3 starting",
-        "a line split across two appends",
-        "multi-byte: naïve 中文 🚀 split inside a character",
-        "train: 100%|#####| 10/10",
-        "windows line",
-        "Training finished; final line without newline",
-    ]
+    assert (
+        lines_of(updates)
+        == reference(content)
+        == [
+            "epoch 1/3 starting",
+            "a line split across two appends",
+            "multi-byte: naïve 中文 🚀 split inside a character",
+            "train: 100%|#####| 10/10",
+            "windows line",
+            "Training finished; final line without newline",
+        ]
+    )
     assert "train:  60%|###  | 6/10" not in lines_of(updates)  # redraws collapsed
     assert "a line split " in progress_seen  # a UI could show the partial line meanwhile
     assert len(updates) > 4  # lines came as the blob grew, not all at the end
@@ -109,7 +113,9 @@ async def test_a_local_file_is_followed_the_same_way(tmp_path: Path) -> None:
             await asyncio.sleep(0.02)
         done.set()
 
-    lines, _ = await asyncio.gather(LogFollower(FileSource(path), done=done, timing=FAST).collect(), write())
+    lines, _ = await asyncio.gather(
+        LogFollower(FileSource(path), done=done, timing=FAST).collect(), write()
+    )
     assert lines == ["one", "two", "三", "end"]
 
 

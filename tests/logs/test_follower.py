@@ -1,4 +1,4 @@
-"""LogFollower over in-memory sources: polling pace, backoff, the final read, exactly-once offsets."""
+"""LogFollower over in-memory sources: polling pace, backoff, final read, exactly-once offsets."""
 
 from __future__ import annotations
 
@@ -89,7 +89,11 @@ async def test_done_before_the_read_still_reads_everything_written_before_it() -
 
 async def test_transient_failures_are_retried_and_no_byte_is_lost_or_repeated() -> None:
     log = GrowingLog(b"0\n1\n")
-    failures = [TransientError("reset"), SourceError("HTTP 403 with a fresh URL"), TransientError("x")]
+    failures = [
+        TransientError("reset"),
+        SourceError("HTTP 403 with a fresh URL"),
+        TransientError("x"),
+    ]
     log.failures = list(failures)
     sleeps = Sleeps()
     follower = LogFollower(log, done=lambda: len(log.reads) > 8, timing=FAST, sleep=sleeps)

@@ -228,6 +228,35 @@ class JobSpec(BaseModel):
         return shlex.join([self.script, *self.args])
 
 
+DEFAULT_LAUNCH: dict[str, str] = {
+    "pytorch": "per_process",
+    "lightning": "per_process",
+    "huggingface": "per_node",
+    "deepspeed": "per_process",
+    "tensorflow": "per_node",
+    "horovod": "per_process",
+}
+
+
+def switch_framework(spec: JobSpec, framework: str) -> JobSpec:
+    """`spec` for another framework: the framework's usual launch mode, and options that only
+    the old framework had cleared, so a valid spec stays valid."""
+    if framework == spec.framework:
+        return spec
+    launch = spec.launch if launch_mode_problem(framework, spec.launch) is None else None
+    changes: dict[str, Any] = {
+        "framework": framework,
+        "launch": launch or DEFAULT_LAUNCH.get(framework, "per_process"),
+    }
+    if framework != "tensorflow":
+        changes["parameter_servers"] = 0
+    if framework != "deepspeed":
+        changes |= {"zero_stage": None, "deepspeed_config": None}
+    if isinstance(spec.environment, str) and "azureml:AzureML-" in spec.environment:
+        changes["environment"] = None  # a curated image for the old framework: use the new default
+    return spec.with_changes(**changes)
+
+
 def parse_args(text: str) -> tuple[str, ...]:
     """Split what a user typed into arguments, as a shell would (quotes group words).
 

@@ -1,0 +1,1 @@
+"""Following growing logs without a UI: byte sources, line assembly, the adaptive follower."""

@@ -1,4 +1,4 @@
-"""Bytes in, complete lines out: the part of following a log that must not care how reads split it."""
+"""Bytes in, complete lines out: the part of following a log that ignores how reads split it."""
 
 from __future__ import annotations
 

@@ -2,11 +2,11 @@
 
 How a UI consumes it (an async exclusive worker; cancelling the worker stops the follower):
 
-    follower = LogFollower(source, done=job_finished)      # an asyncio.Event or an async callable
-    async for update in follower:                          # one update per poll that changed anything
-        view.append_lines(update.lines)                    # a batch, possibly empty
-        view.show_progress(update.partial)                 # the unfinished line / live progress bar
-        status.show(update.state)                          # bytes, lines, retries, last error ...
+    follower = LogFollower(source, done=job_finished)  # an asyncio.Event or a callable
+    async for update in follower:                      # one update per poll that changed anything
+        view.append_lines(update.lines)                # a batch, possibly empty
+        view.show_progress(update.partial)             # the unfinished line / live progress bar
+        status.show(update.state)                      # bytes, lines, retries, last error ...
 
 The iteration ends after the job is done and a final read has found nothing more; the last update
 carries the flushed final line and `state.phase == "finished"` (or "failed" when the final read
@@ -16,6 +16,7 @@ kept failing). `follower.state` is live too, for a timer that shows the age of t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import random
 import time
@@ -64,6 +65,7 @@ class FollowerState:
     lines: int = 0
     """Complete lines delivered so far."""
     requests: int = 0
+    """Reads attempted (a 403 answered with a fresh URL counts once)."""
     last_data_at: float | None = None
     """`time.monotonic()` when bytes last arrived."""
     poll_interval: float = 0.0
@@ -104,6 +106,9 @@ class LogFollower:
     will not grow any more (the job reached a terminal state); after it, the follower reads
     until nothing is left, flushes the last line and stops. Without `done` it follows until
     the iteration is cancelled or closed.
+
+    `offset` resumes a log already partly shown; it should be the end of a complete line
+    (lines delivered so far), since bytes before it are never read.
     """
 
     def __init__(
@@ -125,7 +130,6 @@ class LogFollower:
         self._sleep = sleep
         self._rng = rng or random.Random()
         self._assembler = LineAssembler()
-        self._partial = ""
         self._running = False
 
     def __aiter__(self) -> AsyncIterator[LogUpdate]:
@@ -208,8 +212,7 @@ class LogFollower:
         return self._update(lines)
 
     def _update(self, lines: list[str]) -> LogUpdate:
-        self._partial = self._assembler.partial
-        return LogUpdate(lines, self._partial, replace(self.state))
+        return LogUpdate(lines, self._assembler.partial, replace(self.state))
 
     async def _is_done(self) -> bool:
         done = self._done
@@ -225,9 +228,7 @@ class LogFollower:
     async def _pause(self, delay: float) -> None:
         """Sleep between polls; an `asyncio.Event` for `done` cuts the sleep short."""
         if isinstance(self._done, asyncio.Event):
-            try:
+            with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._done.wait(), delay)
-            except asyncio.TimeoutError:
-                pass
         else:
             await self._sleep(delay)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from email.utils import parsedate_to_datetime
 from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
@@ -24,11 +24,15 @@ import httpx
 DEFAULT_READ_LIMIT = 8 << 20
 """The most bytes one read returns: a 1 GB backlog arrives in steps, not in one response."""
 
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+
 TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
-"""HTTP statuses that say "try again later", as Azure Storage and the SDK's retry policy treat them."""
+"""Statuses that say "try again later" (the ones azure-ai-ml's log download retries, and 408)."""
 
 _CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+|\*)")
-_SECRET_PARAM = re.compile(r"(?i)\b(sig|signature|se|st|skoid|sktid|skt|ske|sks|skv|code|key)=[^&\s\"']*")
+_SECRET_PARAM = re.compile(
+    r"(?i)\b(sig|signature|se|st|skoid|sktid|skt|ske|sks|skv|code|key)=[^&\s\"']*"
+)
 
 
 class SourceError(Exception):
@@ -124,23 +128,25 @@ class HttpRangeSource:
         *,
         name: str | None = None,
         url: str | None = None,
-        timeout: float | httpx.Timeout = httpx.Timeout(30.0, connect=10.0),
+        timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
     ) -> None:
         self._url_provider = url_provider
         self._url = url
         self._own_client = client is None
         self._client = client or httpx.AsyncClient(timeout=timeout)
-        self._timeout = timeout
         self.name = name or (urlsplit(url).path.rsplit("/", 1)[-1] if url else "log")
         self.url_refreshes = 0
         """How many times the URL provider was asked for a fresh URL after a 403."""
 
     async def read(self, offset: int, limit: int | None = None) -> bytes:
-        limit = DEFAULT_READ_LIMIT if limit is None else limit
+        """Bytes from `offset`: `Range: bytes=N-`, or `bytes=N-M` when `limit` bounds the read.
+
+        `LogFollower` always passes a limit, so a 1 GB backlog arrives in steps and memory stays
+        flat (a bounded range is also valid in every storage service version).
+        """
+        last = "" if limit is None else str(offset + limit - 1)
         headers = {
-            # A bounded range keeps memory flat on a large backlog and is valid in every
-            # service version (open-ended `bytes=N-` needs 2011-08-18 or later).
-            "Range": f"bytes={offset}-{offset + limit - 1}",
+            "Range": f"bytes={offset}-{last}",
             # Offsets count stored bytes; a transparently decoded body would not match them.
             "Accept-Encoding": "identity",
         }
@@ -153,7 +159,7 @@ class HttpRangeSource:
         if status == 200:
             body = response.content
             self._check_length(response, len(body))
-            return body[offset : offset + limit]
+            return body[offset:] if limit is None else body[offset : offset + limit]
         raise SourceError(f"{self.name}: HTTP {status} from {redact_url(response.url)}")
 
     async def size(self) -> int | None:
@@ -240,13 +246,11 @@ class HttpRangeSource:
     def _check_length(self, response: httpx.Response, received: int) -> None:
         declared = response.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) != received:
-            raise TransientError(
-                f"{self.name}: truncated body: {received} of {declared} bytes"
-            )
+            raise TransientError(f"{self.name}: truncated body: {received} of {declared} bytes")
 
 
 def parse_retry_after(value: str | None) -> float | None:
-    """Seconds from a `Retry-After` header (delta-seconds or an HTTP date); None if absent or odd."""
+    """Seconds from a `Retry-After` value (delta-seconds or an HTTP date); None if absent or odd."""
     if not value:
         return None
     value = value.strip()
