@@ -1,44 +1,209 @@
-"""The Textual app. Until the wizard lands, a single screen that shows the default job's plan."""
+"""The Textual app: owns the current `JobSpec`, the order of the steps, and the backends.
+
+Steps are screens pushed in order (Back pops, so every answer stays where it was); the spec is
+frozen and replaced, never mutated. Backends are injected so tests pass real local ones.
+"""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
 
-from textual.app import App, ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import Footer, Header, Static
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import var
+from textual.screen import Screen
 
-from tui.core.plan import plan
+from screens.code import CodeStep
+from screens.framework import FrameworkStep
+from screens.launch import LaunchStep
+from screens.resources import ResourcesStep
+from screens.review import ReviewStep
+from tui.core.plan import LaunchPlan, Target, plan
 from tui.core.spec import JobSpec
+from tui.palette import WizardCommands
+
+STEPS = (FrameworkStep, LaunchStep, ResourcesStep, CodeStep, ReviewStep)
 
 
 class DtrainApp(App[None]):
-    """dtrain-tui: holds the current JobSpec; the wizard steps edit it."""
+    """dtrain-tui: the wizard from framework to review, then submit."""
 
     TITLE = "dtrain-tui"
     SUB_TITLE = "distributed training on Azure ML"
-    BINDINGS: ClassVar = [("q", "quit", "Quit")]
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {WizardCommands}
+    BINDINGS: ClassVar = [Binding("f1", "help", "Help")]
 
-    def __init__(self, spec: JobSpec | None = None) -> None:
+    spec: var[JobSpec] = var(JobSpec)
+    """The user's answers so far; always valid."""
+    review_target: var[str] = var("azureml")
+    """Which target the review shows: "azureml" (placeholders) or "local" (real ports)."""
+
+    def __init__(
+        self,
+        spec: JobSpec | None = None,
+        *,
+        review: bool = False,
+        backends: dict[str, Callable[[], Any]] | None = None,
+        export_path: Path | None = None,
+    ) -> None:
         super().__init__()
-        self.spec = spec or JobSpec()
+        if spec is not None:
+            self.set_reactive(DtrainApp.spec, spec)
+        self._start_at_review = review
+        self.backends = backends if backends is not None else default_backends()
+        self.export_path = export_path
+        self._plan_cache: tuple[JobSpec, str, LaunchPlan] | None = None
 
-    def compose(self) -> ComposeResult:
-        from tui.render import commands, summary, warnings
+    def get_default_screen(self) -> Screen:
+        return FrameworkStep()
 
-        p = plan(self.spec)
-        yield Header()
-        with VerticalScroll():
-            yield Static(summary(p))
-            yield Static(commands(p))
-            yield Static(warnings(p))
-            yield Static(
-                "The step-by-step wizard is on its way. Meanwhile: `dtrain-tui presets`, "
-                "`dtrain-tui preview --preset pytorch-ddp --show all`, `dtrain-tui export`."
-            )
-        yield Footer()
+    def on_mount(self) -> None:
+        if self._start_at_review:
+            for step in STEPS[1:]:
+                self.push_screen(step())
+
+    # ---- plan ------------------------------------------------------------------------------
+
+    def current_plan(self, target: str | None = None) -> LaunchPlan:
+        """The plan of the current spec for `target` (default: the review's), cached per spec."""
+        kind = target or self.review_target
+        cached = self._plan_cache
+        if cached and cached[0] is self.spec and cached[1] == kind:
+            return cached[2]
+        p = plan(self.spec, Target.for_spec(kind, self.spec))
+        self._plan_cache = (self.spec, kind, p)
+        return p
+
+    # ---- navigation ------------------------------------------------------------------------
+
+    def next_step(self, current: int) -> None:
+        if current + 1 < len(STEPS):
+            self.push_screen(STEPS[current + 1]())
+
+    def goto_step(self, index: int) -> None:
+        """Go to step `index`: back down the stack if it is open, else forward through steps."""
+        for screen in self.screen_stack:
+            if isinstance(screen, STEPS[index]):
+                screen.pop_until_active()
+                return
+        top = max(i for i, s in enumerate(STEPS) if isinstance(self.screen, s))
+        for step in STEPS[top + 1 : index + 1]:
+            self.push_screen(step())
+
+    def use_spec(self, spec: JobSpec, review: bool = True) -> None:
+        """Adopt `spec` (a preset) and show it at Review, keeping the step screens beneath."""
+        self.spec = spec
+        if isinstance(self.screen, STEPS):
+            self.screen.sync()
+        if review:
+            self.goto_step(len(STEPS) - 1)
+
+    # ---- actions ---------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        from screens.help import HelpScreen
+
+        self.push_screen(HelpScreen())
+
+    def action_save_preset(self) -> None:
+        from screens.dialogs import PromptScreen
+
+        def save(name: str | None) -> None:
+            if not name:
+                return
+            from tui.core.presets import PresetProblem, save_preset
+
+            try:
+                path = save_preset(name, self.spec)
+            except (PresetProblem, OSError) as err:
+                self.notify(str(err), severity="error", timeout=8)
+                return
+            self.notify(f"Saved preset {name} ({path})")
+
+        self.push_screen(
+            PromptScreen("Save these answers as a preset", "my-job",
+                         "lower-case letters, digits, - and _; `dtrain-tui --preset NAME` opens it"),
+            save,
+        )
+
+    def action_export(self) -> None:
+        from screens.dialogs import ExportScreen
+
+        def export(choice: tuple[str, str] | None) -> None:
+            if choice:
+                self.export_to(*choice)
+
+        self.push_screen(ExportScreen(), export)
+
+    def export_to(self, fmt: str, path: str) -> Path | None:
+        """Write the Azure ML job (the review's spec) as `fmt` to `path`; tell the user where."""
+        from tui.core.export import to_json, to_python, to_yaml
+
+        out = Path(path).expanduser()
+        if not out.parent.is_dir():
+            self.notify(f"{out.parent}: no such folder", severity="error")
+            return None
+        render = {"yaml": to_yaml, "sdk": to_python, "json": to_json}[fmt]
+        try:
+            out.write_text(render(self.current_plan("azureml"), out.parent), encoding="utf-8")
+        except OSError as err:
+            self.notify(f"{out}: {err.strerror}", severity="error")
+            return None
+        self.notify(f"Wrote {out}")
+        return out
+
+    def action_submit(self) -> None:
+        from screens.dialogs import SubmitScreen
+
+        p = self.current_plan("local")
+        local_note = (
+            f"Runs {len(p.nodes)} simulated node{'s' if len(p.nodes) != 1 else ''} × "
+            f"{p.workers_per_node} process{'es' if p.workers_per_node != 1 else ''} on this "
+            "machine with the real launchers, loopback addresses and free ports. Logs are "
+            "named as on Azure ML."
+        )
+        azure_ready = "azureml" in self.backends
+        azure_note = "Submits with azure-ai-ml to the workspace found in your config." \
+            if azure_ready else "The Azure ML backend is not installed in this version."
+
+        def chosen(kind: str | None) -> None:
+            if kind:
+                self.submit(kind)
+
+        self.push_screen(SubmitScreen(local_note, azure_note, azure_ready), chosen)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="submit")
+    def submit(self, kind: str) -> None:
+        factory = self.backends.get(kind)
+        if factory is None:
+            self.call_from_thread(self.notify, f"No {kind} backend", severity="error")
+            return
+        try:
+            backend = factory()
+            handle = backend.submit(self.current_plan(kind))
+        except Exception as err:  # shown, never a traceback
+            self.call_from_thread(self.notify, f"Submit failed: {err}", severity="error",
+                                  timeout=10)
+            return
+        self.call_from_thread(self.notify, f"Submitted {handle.name} ({kind})", timeout=10)
 
 
-def run() -> int:
-    DtrainApp().run()
+def default_backends() -> dict[str, Callable[[], Any]]:
+    """The backends this installation has; each is built on first use."""
+    backends: dict[str, Callable[[], Any]] = {}
+    try:
+        from tui.backends.local import LocalBackend
+
+        backends["local"] = LocalBackend
+    except ImportError:
+        pass
+    return backends
+
+
+def run(spec: JobSpec | None = None, review: bool = False, export_path: Path | None = None) -> int:
+    DtrainApp(spec, review=review, export_path=export_path).run()
     return 0

@@ -51,6 +51,9 @@ _SET_KEYS = (
 )
 
 
+_FRAMEWORKS = ("pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod")
+
+
 class CliError(Exception):
     """A problem with what the user asked for: printed as one line, exit code 2."""
 
@@ -67,7 +70,7 @@ def _add_inputs(p: argparse.ArgumentParser) -> None:
     src.add_argument("--job", metavar="FILE", help="start from an Azure ML command-job YAML")
     p.add_argument(
         "--framework",
-        choices=("pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"),
+        choices=_FRAMEWORKS,
         help="with --job: the framework, when the guess from the job is wrong",
     )
     p.add_argument(
@@ -93,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         "With no command, opens the wizard.",
     )
     parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--preset", metavar="NAME", help="open the wizard at Review with a preset")
     sub = parser.add_subparsers(dest="cmd", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("preview", help="show what a job will run: commands, env per rank, YAML")
@@ -109,6 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("yaml", "sdk", "json"), default="yaml")
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="file to write, or -")
     p.add_argument("--force", action="store_true", help="replace PATH if it exists")
+
+    p = sub.add_parser("edit", help="open an Azure ML job YAML in the wizard, at Review")
+    p.add_argument("file", metavar="FILE", help="a command-job YAML (e.g. job.yml)")
+    p.add_argument("--framework", choices=_FRAMEWORKS, help="when the guess from the job is wrong")
 
     p = sub.add_parser("presets", help="list the presets, or show one")
     p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
@@ -278,9 +286,34 @@ def cmd_presets(args: argparse.Namespace) -> int:
 
 
 def cmd_wizard(args: argparse.Namespace) -> int:
+    from tui.core.presets import PresetProblem, get_preset
+
+    spec = None
+    if args.preset:
+        try:
+            spec = get_preset(args.preset).spec
+        except PresetProblem as err:
+            raise CliError(str(err)) from None
     from tui.app import run
 
-    return run()
+    return run(spec, review=spec is not None)
+
+
+def cmd_edit(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+
+    from tui.core.export import ImportProblem, load_job_file
+    from tui.core.spec import friendly
+
+    try:
+        spec = load_job_file(args.file, args.framework)
+    except ImportProblem as err:
+        raise CliError(str(err)) from None
+    except ValidationError as err:
+        raise CliError(f"{args.file}: {friendly(err)}") from None
+    from tui.app import run
+
+    return run(spec, review=True, export_path=Path(args.file))
 
 
 COMMANDS = {
@@ -288,6 +321,7 @@ COMMANDS = {
     "preview": cmd_preview,
     "export": cmd_export,
     "presets": cmd_presets,
+    "edit": cmd_edit,
 }
 
 

@@ -99,3 +99,17 @@ def default_environment(framework: str) -> str:
 def custom_environment_hint() -> str:
     """What to type for an environment that is not in the curated list."""
     return str(_environments().get("custom_hint", ""))
+
+
+def suggested_env(sku: Sku | None) -> dict[str, str]:
+    """NCCL settings worth offering for `sku` (offered in the wizard, never forced).
+
+    NCCL_DEBUG=INFO prints `NET/IB` in rank 0's log when InfiniBand is really used, which is the
+    first thing to check on a slow multi-node job.
+    """
+    if sku is None or not sku.nccl_can_use_infiniband:
+        return {"NCCL_DEBUG": "INFO"}
+    out = {"NCCL_DEBUG": "INFO", "NCCL_IB_PCI_RELAXED_ORDERING": "1"}
+    if sku.name == "Standard_ND96asr_v4":
+        out["NCCL_TOPO_FILE"] = "/opt/microsoft/ndv4-topo.xml"
+    return out

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
@@ -255,6 +256,25 @@ def switch_framework(spec: JobSpec, framework: str) -> JobSpec:
     if isinstance(spec.environment, str) and "azureml:AzureML-" in spec.environment:
         changes["environment"] = None  # a curated image for the old framework: use the new default
     return spec.with_changes(**changes)
+
+
+def code_problems(spec: JobSpec, base: Path | None = None) -> tuple[str | None, str | None]:
+    """(error, warning) about the code folder and script on this machine.
+
+    The folder must exist (Azure ML uploads it); a script not found inside it is only a warning,
+    since a command may create or fetch it.
+    """
+    if spec.code is None or "://" in spec.code or spec.code.startswith("azureml:"):
+        return None, None
+    folder = Path(base or Path.cwd(), spec.code)
+    if not folder.is_dir():
+        return (
+            f"code: folder {spec.code!r} does not exist here ({folder}); create it or fix the path",
+            None,
+        )
+    if spec.command is None and not (folder / spec.script).is_file():
+        return None, f"script: {spec.script!r} is not in {spec.code!r} yet"
+    return None, None
 
 
 def parse_args(text: str) -> tuple[str, ...]:

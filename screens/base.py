@@ -1,0 +1,140 @@
+"""`WizardStep`: what every step shares — header, form, why panel, Back/Next bar, Footer.
+
+A step turns its widgets into a new `JobSpec` with `apply()`; the model's rules decide what is
+valid, and their message is shown under the form. Next is disabled (its key dimmed) while the
+step is invalid.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import ValidationError
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Footer, Header, Label, Static
+
+from tui.core.spec import JobSpec, error_field, friendly
+from widgets.step_header import StepHeader
+from widgets.why import WhyPanel
+
+if TYPE_CHECKING:
+    from tui.app import DtrainApp
+
+
+class WizardStep(Screen[None]):
+    """One step of the wizard. Subclasses yield their widgets from `form()`."""
+
+    STEP: ClassVar[int] = 0
+    NEXT_LABEL: ClassVar[str] = "Next"
+    SCROLL_FORM: ClassVar[bool] = True
+    """False for steps whose content scrolls by itself (the review's tabs)."""
+    BINDINGS: ClassVar = [
+        Binding("escape", "back", "Back"),
+        Binding("ctrl+n", "next", "Next", priority=True),
+    ]
+
+    can_advance: var[bool] = var(True, bindings=True)
+    """False while the step holds a value the model rejects."""
+
+    app: DtrainApp
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield StepHeader(self.STEP)
+        with Horizontal(id="body"):
+            with (VerticalScroll if self.SCROLL_FORM else Vertical)(id="form"):
+                yield from self.form()
+                yield Static("", id="error", classes="error")
+            yield WhyPanel(id="why")
+        with Horizontal(id="nav"):
+            yield Button("‹ Back", id="back", disabled=self.STEP == 0, compact=True)
+            yield Static("", id="nav-spacer")
+            yield Button(f"{self.NEXT_LABEL} ›", id="next", variant="primary", compact=True)
+        yield Footer()
+
+    def form(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.sync()
+
+    def on_screen_resume(self) -> None:
+        # Later steps or the command palette may have changed the spec meanwhile.
+        self.sync()
+
+    def sync(self) -> None:
+        """Refresh the widgets and the why panel from the App's spec."""
+        self.query_one(WhyPanel).update(self.why(self.app.spec))
+
+    def why(self, spec: JobSpec) -> str:
+        return ""
+
+    # ---- applying changes --------------------------------------------------------------
+
+    def apply(self, **changes: Any) -> bool:
+        """Validate `changes` against the current spec; on success it becomes the App's spec."""
+        try:
+            self.app.spec = self.app.spec.with_changes(**changes)
+        except ValidationError as err:
+            self.show_error(friendly(err), error_field(err))
+            return False
+        self.show_error(None)
+        self.query_one(WhyPanel).update(self.why(self.app.spec))
+        return True
+
+    def replace(self, spec: JobSpec) -> None:
+        """Adopt an already valid spec (e.g. after switching framework)."""
+        self.app.spec = spec
+        self.show_error(None)
+        self.query_one(WhyPanel).update(self.why(spec))
+
+    def show_error(self, message: str | None, field: str | None = None) -> None:
+        self.query_one("#error", Static).update(message or "")
+        self.can_advance = message is None
+        for widget in self.query(".field"):
+            widget.set_class(field is not None and widget.id == _widget_id(field), "-invalid")
+
+    # ---- navigation --------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next" and not self.can_advance:
+            return None
+        if action == "back" and self.STEP == 0:
+            return None
+        return True
+
+    def watch_can_advance(self, ok: bool) -> None:
+        self.query_one("#next", Button).disabled = not ok
+
+    def action_next(self) -> None:
+        if self.can_advance:
+            self.app.next_step(self.STEP)
+
+    def action_back(self) -> None:
+        if self.STEP > 0:
+            self.app.pop_screen()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "next":
+            event.stop()
+            self.action_next()
+        elif event.button.id == "back":
+            event.stop()
+            self.action_back()
+
+
+def labelled(label: str, widget: Widget, hint: str = "") -> Horizontal:
+    """`label  [widget]` on one line, the way every form field is laid out."""
+    children: list[Widget] = [Label(label, classes="field-label"), widget]
+    if hint:
+        children.append(Static(hint, classes="field-hint"))
+    return Horizontal(*children, classes="field-row")
+
+
+def _widget_id(field: str) -> str:
+    return field.split(".")[0].replace("_", "-")

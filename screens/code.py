@@ -1,0 +1,177 @@
+"""Step 4: the code, the script and its arguments, the environment, compute and env vars."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.widgets import Button, Input, Label, Select, Static
+
+from screens.base import WizardStep, labelled
+from tui.core.catalog import environments, find_sku, suggested_env
+from tui.core.plan import plan
+from tui.core.spec import JobSpec, code_problems, parse_args
+from widgets.env_editor import EnvEditor
+
+CUSTOM = "__custom__"
+# input id -> (spec field, empty means None)
+TEXT_FIELDS = {
+    "code": ("code", True),
+    "script": ("script", False),
+    "command": ("command", True),
+    "compute": ("compute", True),
+    "experiment": ("experiment", True),
+    "display-name": ("display_name", True),
+    "shm-size": ("shm_size", True),
+}
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+class CodeStep(WizardStep):
+    """Where the code is and how it runs; suggested NCCL variables are offered, not forced."""
+
+    STEP = 3
+
+    def form(self) -> ComposeResult:
+        spec = self.app.spec
+
+        def box(wid: str, value: object, placeholder: str = "") -> Input:
+            return Input(_text(value), id=wid, classes="field", placeholder=placeholder,
+                         compact=True)
+
+        yield Label("Your code", classes="question")
+        yield labelled("Code folder", box("code", spec.code), "uploaded")
+        yield labelled("Script", box("script", spec.script))
+        yield labelled("Arguments", box("args", " ".join(_quote(a) for a in spec.args),
+                                        "as in a shell: --epochs 3 --name 'my run'"))
+        yield labelled("Full command", box("command", spec.command,
+                                           "optional: replaces script + arguments, used as typed"))
+        yield Label("Where it runs", classes="question")
+        yield labelled("Environment", Select(self._env_options(spec), id="environment",
+                                             allow_blank=False, classes="field", compact=True))
+        yield labelled("Custom environment", box("environment-custom", "",
+                                                 "azureml:name@latest or azureml:name:version"))
+        yield labelled("Compute cluster", box("compute", spec.compute))
+        yield labelled("Shared memory", box("shm-size", spec.shm_size, "e.g. 16g"))
+        yield labelled("Experiment", box("experiment", spec.experiment, "optional"))
+        yield labelled("Display name", box("display-name", spec.display_name, "optional"))
+        yield Label("Extra environment variables", classes="question")
+        yield EnvEditor(spec.env, id="env", classes="field")
+        yield Button("", id="suggest-nccl", compact=True)
+        yield Static("", id="code-hint", classes="hint")
+
+    def sync(self) -> None:
+        super().sync()
+        spec = self.app.spec
+        select = self.query_one("#environment", Select)
+        curated = environments(spec.framework)
+        select.set_options(self._env_options(spec))
+        current = spec.environment if isinstance(spec.environment, str) else None
+        ids = {e.id for e in curated}
+        if current is None or current in ids:
+            select.value = current or curated[0].id
+            self.query_one("#environment-custom").parent.display = False
+        else:
+            select.value = CUSTOM
+            custom = self.query_one("#environment-custom", Input)
+            custom.parent.display = True
+            custom.value = current
+        self.query_one(EnvEditor).set_env(spec.env)
+        self._offer_nccl(spec)
+        self._check_paths(spec)
+
+    @staticmethod
+    def _env_options(spec: JobSpec) -> list[tuple[str, str]]:
+        return [(e.title, e.id) for e in environments(spec.framework)] + [("Custom…", CUSTOM)]
+
+    def _offer_nccl(self, spec: JobSpec) -> None:
+        missing = {k: v for k, v in suggested_env(find_sku(spec.sku)).items() if k not in spec.env}
+        button = self.query_one("#suggest-nccl", Button)
+        button.display = bool(missing)
+        button.label = "Add suggested: " + ", ".join(f"{k}={v}" for k, v in missing.items())
+
+    def _check_paths(self, spec: JobSpec) -> bool:
+        error, warning = code_problems(spec)
+        if error:
+            self.show_error(error, "code")
+        self.query_one("#code-hint", Static).update(f"⚠ {warning}" if warning else "")
+        return error is None
+
+    def apply(self, **changes: Any) -> bool:
+        return super().apply(**changes) and self._check_paths(self.app.spec)
+
+    # ---- events ----------------------------------------------------------------------------
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        wid = event.input.id or ""
+        if wid in TEXT_FIELDS:
+            event.stop()
+            field, nullable = TEXT_FIELDS[wid]
+            value = event.value.strip() if field != "command" else event.value
+            self.apply(**{field: None if nullable and not value.strip() else value})
+        elif wid == "args":
+            event.stop()
+            try:
+                args = parse_args(event.value)
+            except ValueError as err:
+                self.show_error(str(err), "args")
+                return
+            self.apply(args=args)
+        elif wid == "environment-custom":
+            event.stop()
+            self.apply(environment=event.value.strip() or None)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id != "environment":
+            return
+        event.stop()
+        custom = self.query_one("#environment-custom", Input)
+        custom.parent.display = event.value == CUSTOM
+        if event.value == CUSTOM:
+            custom.focus()
+        elif event.value != self.app.spec.environment and event.value is not Select.BLANK:
+            default = environments(self.app.spec.framework)[0].id
+            self.apply(environment=None if event.value == default else event.value)
+
+    def on_env_editor_changed(self, event: EnvEditor.Changed) -> None:
+        editor = self.query_one(EnvEditor)
+        if self.apply(env=event.env):
+            editor.set_env(self.app.spec.env)
+            editor.accepted()
+            self._offer_nccl(self.app.spec)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "suggest-nccl":
+            event.stop()
+            spec = self.app.spec
+            extra = suggested_env(find_sku(spec.sku))
+            if self.apply(env=extra | dict(spec.env)):
+                self.query_one(EnvEditor).set_env(self.app.spec.env)
+                self._offer_nccl(self.app.spec)
+            return
+        super().on_button_pressed(event)
+
+    def why(self, spec: JobSpec) -> str:
+        p = plan(spec)
+        env = p.environment if isinstance(p.environment, str) else "an inline environment"
+        return (
+            f"**The command every process runs:**\n\n`{p.command}`\n\n"
+            "Arguments reach your script exactly as typed: spaces, quotes, `$` and `;` are "
+            "quoted for the shell, never interpreted.\n\n"
+            f"**Environment** `{env}`: the Docker image with your framework, CUDA, NCCL and "
+            "(for MPI jobs) Open MPI.\n\n"
+            f"**Code** `{spec.code}` is uploaded to Azure ML as the working directory.\n\n"
+            "**Shared memory**: PyTorch DataLoader workers pass batches through /dev/shm; "
+            "Azure ML's 2 GB default makes them crash with *Bus error*, so 16g is the default "
+            "here.\n\n"
+            "**NCCL_DEBUG=INFO** prints `NET/IB` in the log when InfiniBand is really used."
+        )
+
+
+def _quote(arg: str) -> str:
+    import shlex
+
+    return shlex.quote(arg)

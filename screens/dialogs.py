@@ -1,0 +1,130 @@
+"""Small modal questions: a name or path, the export format, where to submit."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+
+
+class _Dialog(ModalScreen):
+    DEFAULT_CSS = """
+    _Dialog { align: center middle; }
+    _Dialog > Vertical {
+        width: 70; height: auto; padding: 1 2;
+        border: thick $primary; background: $surface;
+    }
+    _Dialog Horizontal { height: auto; margin-top: 1; }
+    _Dialog .error { color: $error; height: auto; }
+    """
+    BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PromptScreen(_Dialog):
+    """Ask for one line of text; dismisses with it, or None on cancel."""
+
+    def __init__(self, title: str, value: str = "", hint: str = "") -> None:
+        super().__init__()
+        self.title_text, self.value, self.hint = title, value, hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text, classes="question")
+            yield Input(self.value, id="answer")
+            yield Static(self.hint, classes="hint")
+            yield Static("", id="problem", classes="error")
+            with Horizontal():
+                yield Button("OK", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value.strip() or None)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(self.query_one(Input).value.strip() or None if event.button.id == "ok"
+                     else None)
+
+
+class ExportScreen(_Dialog):
+    """Choose YAML / Python / JSON and a path; dismisses with (format, path) or None."""
+
+    EXT = {"yaml": "job.yml", "sdk": "job.py", "json": "plan.json"}
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Export the job", classes="question")
+            with RadioSet(id="format"):
+                yield RadioButton("Job YAML (az ml job create --file)", id="fmt-yaml", value=True)
+                yield RadioButton("Python (azure-ai-ml)", id="fmt-sdk")
+                yield RadioButton("JSON (the whole plan, every rank)", id="fmt-json")
+            yield Label("File")
+            yield Input(self.EXT["yaml"], id="path")
+            with Horizontal():
+                yield Button("Export", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def _format(self) -> str:
+        pressed = self.query_one(RadioSet).pressed_button
+        return (pressed.id or "fmt-yaml").removeprefix("fmt-") if pressed else "yaml"
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        path = self.query_one("#path", Input)
+        if path.value in self.EXT.values():
+            path.value = self.EXT[self._format()]
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._done()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self._done()
+        else:
+            self.dismiss(None)
+
+    def _done(self) -> None:
+        path = self.query_one("#path", Input).value.strip()
+        self.dismiss((self._format(), path) if path else None)
+
+
+class SubmitScreen(_Dialog):
+    """Where to run: this machine (default, no account) or Azure ML."""
+
+    def __init__(self, local_note: str, azure_note: str, azure_ready: bool) -> None:
+        super().__init__()
+        self.local_note, self.azure_note, self.azure_ready = local_note, azure_note, azure_ready
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label("Where should it run?", classes="question")
+            with RadioSet(id="where"):
+                yield RadioButton("This machine (rehearsal, no account)", id="to-local",
+                                  value=True)
+                yield RadioButton("Azure ML", id="to-azureml", disabled=not self.azure_ready)
+            yield Static(self.local_note, id="where-note", classes="hint")
+            with Horizontal():
+                yield Button("Submit", id="ok", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        local = event.pressed.id == "to-local"
+        self.query_one("#where-note", Static).update(self.local_note if local else
+                                                      self.azure_note)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id != "ok":
+            self.dismiss(None)
+            return
+        pressed = self.query_one(RadioSet).pressed_button
+        self.dismiss((pressed.id or "to-local").removeprefix("to-") if pressed else "local")

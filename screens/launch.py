@@ -1,0 +1,128 @@
+"""Step 2: who starts the processes — Azure ML (per-process) or your launcher (per-node)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Label, RadioButton, RadioSet, Static
+
+from screens.base import WizardStep
+from tui.core.plan import launcher_for, plan
+from tui.core.spec import JobSpec, launch_mode_problem
+
+MODES = {
+    "per_process": "Per-process — Azure ML starts one process per GPU and sets RANK/LOCAL_RANK",
+    "per_node": "Per-node — Azure ML starts one launcher per node; it starts the workers",
+}
+
+
+def diagram(spec: JobSpec) -> Text:
+    """What runs on each node, drawn with the user's numbers (first two nodes)."""
+    p = plan(spec)
+    out = Text()
+    for node in p.nodes[:2]:
+        out.append(f"node {node.node}  ", style="bold")
+        ranks = [r.rank for r in p.ranks if r.node == node.node]
+        shown = ", ".join(str(r) for r in ranks[:4]) + (f" … {ranks[-1]}" if len(ranks) > 4 else "")
+        if spec.framework == "tensorflow":
+            out.append(f"python ({node.role} {p.ranks[node.node].task_index}, all GPUs)\n")
+        elif p.launcher in ("torchrun", "accelerate"):
+            out.append(f"{p.launcher} ─▶ {node.workers} workers (RANK {shown})\n")
+        else:
+            out.append(f"{node.processes} × python (RANK {shown})\n")
+    if len(p.nodes) > 2:
+        out.append(f"… {len(p.nodes) - 2} more node{'s' if len(p.nodes) > 3 else ''}\n",
+                   style="dim")
+    return out
+
+
+class LaunchStep(WizardStep):
+    """Choose the launch mode; modes that do not fit the framework say why instead of hiding."""
+
+    STEP = 1
+
+    def form(self) -> ComposeResult:
+        yield Label("Who starts the training processes?", classes="question")
+        with RadioSet(id="launch", classes="field"):
+            for key, title in MODES.items():
+                yield RadioButton(title, id=f"mode-{key}")
+        yield Static("", id="mode-problem", classes="hint")
+        with Vertical(id="hf-options"):
+            yield Label("Launcher on each node")
+            with RadioSet(id="hf-launcher"):
+                yield RadioButton("accelerate launch", id="hf-accelerate")
+                yield RadioButton("torchrun", id="hf-torchrun")
+        with Vertical(id="ds-options"):
+            yield Label("DeepSpeed runs under Azure ML's")
+            with RadioSet(id="deepspeed-via"):
+                yield RadioButton("pytorch distribution (RANK, WORLD_SIZE)", id="via-pytorch")
+                yield RadioButton("mpi distribution (mpirun, OMPI_COMM_WORLD_*)", id="via-mpi")
+        yield Label("What Azure ML starts", classes="question")
+        yield Static("", id="diagram")
+
+    def sync(self) -> None:
+        super().sync()
+        spec = self.app.spec
+        for key in MODES:
+            button = self.query_one(f"#mode-{key}", RadioButton)
+            problem = launch_mode_problem(spec.framework, key)
+            button.disabled = problem is not None
+            button.tooltip = problem
+            if key == spec.launch and not button.value:
+                button.value = True
+        other = "per_node" if spec.launch == "per_process" else "per_process"
+        problem = launch_mode_problem(spec.framework, other)
+        self.query_one("#mode-problem", Static).update(
+            f"{MODES[other].split(' —')[0]} does not fit: {problem}." if problem else ""
+        )
+        self.query_one("#hf-options").display = (
+            spec.framework == "huggingface" and spec.launch == "per_node"
+        )
+        self.query_one(f"#hf-{spec.hf_launcher}", RadioButton).value = True
+        self.query_one("#ds-options").display = spec.framework == "deepspeed"
+        self.query_one(f"#via-{spec.deepspeed_via}", RadioButton).value = True
+        self.query_one("#diagram", Static).update(diagram(spec))
+
+    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
+        pressed = event.pressed.id or ""
+        for prefix, field in (("mode-", "launch"), ("hf-", "hf_launcher"),
+                              ("via-", "deepspeed_via")):
+            if pressed.startswith(prefix):
+                value = pressed.removeprefix(prefix)
+                if getattr(self.app.spec, field) != value and self.apply(**{field: value}):
+                    self.sync()
+
+    def why(self, spec: JobSpec) -> str:
+        n, g = spec.nodes, spec.gpus_per_node
+        launcher = launcher_for(spec.with_changes(launch="per_node")) if \
+            launch_mode_problem(spec.framework, "per_node") is None else None
+        text = (
+            f"**Per-process**: Azure ML starts {g} processes on each of the {n} nodes "
+            f"(`process_count_per_instance = {g}`) and gives each its own RANK and LOCAL_RANK. "
+            "Your script just calls `init_process_group()`.\n\n"
+        )
+        if launcher == "lightning":
+            text += (
+                "**Per-node**: Azure ML starts one process per node and Lightning is expected to "
+                "start the rest — but it sees LOCAL_RANK=0 and trains on **one GPU per node**. "
+                "Prefer per-process for Lightning.\n\n"
+            )
+        elif launcher:
+            text += (
+                f"**Per-node**: Azure ML starts one process per node "
+                f"(`process_count_per_instance = 1`): `{launcher}`, which starts {g} workers. "
+                f"The command passes it $NODE_RANK, $MASTER_ADDR, $MASTER_PORT and the node "
+                f"count ({n}), which Azure ML does not set. Use it for launcher features "
+                "(restarts, failure summaries) or a script already written for it.\n\n"
+            )
+        else:
+            text += (
+                "**Per-node** (one TensorFlow task per node): TF_CONFIG names nodes, and each "
+                "task uses all the GPUs of its node.\n\n"
+            )
+        text += f"**Either way** WORLD_SIZE = {n} × {g} = {n * g} training processes."
+        if spec.framework == "tensorflow":
+            text = ("TensorFlow runs **one task per node**; Azure ML writes TF_CONFIG on each "
+                    "node. That is why per-process does not apply.")
+        return text

@@ -1,0 +1,113 @@
+"""Step 3: how many nodes, how many GPUs each, and which VM size."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Checkbox, Input, Label, Static
+
+from screens.base import WizardStep, labelled
+from tui.core.catalog import find_sku
+from tui.core.plan import plan
+from tui.core.spec import JobSpec
+from widgets.sku_table import SkuTable
+
+FIELDS = {"nodes": "nodes", "gpus-per-node": "gpus_per_node", "parameter-servers":
+          "parameter_servers"}
+
+
+class ResourcesStep(WizardStep):
+    """Nodes × GPUs and the SKU; warnings (no InfiniBand, no SR-IOV) show beside the choice."""
+
+    STEP = 2
+    SCROLL_FORM = False
+
+    def form(self) -> ComposeResult:
+        spec = self.app.spec
+        with Horizontal(id="counts"):
+            yield labelled("Nodes", Input(str(spec.nodes), id="nodes", type="integer",
+                                          classes="field", compact=True))
+            yield labelled("GPUs per node", Input(str(spec.gpus_per_node), id="gpus-per-node",
+                                                  type="integer", classes="field", compact=True))
+            yield labelled("Parameter servers", Input(
+                str(spec.parameter_servers), id="parameter-servers", type="integer",
+                classes="field", compact=True), )
+        yield Static("", id="world")
+        with Horizontal(id="sku-head"):
+            yield Label("VM size", classes="question")
+            yield Checkbox("InfiniBand only", id="ib-only", compact=True)
+        yield SkuTable(spec.sku, id="sku", classes="field")
+        yield Static("", id="warnings", classes="warnings")
+
+    def sync(self) -> None:
+        super().sync()
+        spec = self.app.spec
+        self.query_one("#parameter-servers").parent.display = spec.framework == "tensorflow"
+        for wid, field in FIELDS.items():
+            box = self.query_one(f"#{wid}", Input)
+            if box.value != str(getattr(spec, field)) and "-invalid" not in box.classes:
+                box.value = str(getattr(spec, field))
+        self._show_plan(spec)
+
+    def _show_plan(self, spec: JobSpec) -> None:
+        p = plan(spec)
+        if spec.framework == "tensorflow":
+            world = f"instance_count = {spec.nodes} workers + {spec.parameter_servers} ps = " \
+                f"{p.instance_count} nodes"
+        else:
+            world = f"WORLD_SIZE = {spec.nodes} nodes × {p.workers_per_node} per node = " \
+                f"{p.world_size} processes"
+        self.query_one("#world", Static).update(world)
+        resource_warnings = [w for w in p.warnings if w.startswith(("sku:", "launch:"))]
+        self.query_one("#warnings", Static).update(
+            "\n".join(f"⚠ {w}" for w in resource_warnings)
+        )
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        field = FIELDS.get(event.input.id or "")
+        if field is None:
+            return
+        event.stop()
+        if not event.value.strip():
+            self.show_error(f"{field}: enter a number", field)
+            return
+        if self.apply(**{field: event.value}):
+            self._show_plan(self.app.spec)
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        self.query_one(SkuTable).ib_only = event.value
+
+    def on_sku_table_sku_chosen(self, event: SkuTable.SkuChosen) -> None:
+        name = event.sku.name if event.sku else None
+        if name == self.app.spec.sku:
+            return
+        changes: dict = {"sku": name}
+        if event.sku and self.app.spec.gpus_per_node > event.sku.gpus:
+            changes["gpus_per_node"] = event.sku.gpus  # follow the size down, never up
+        if self.apply(**changes):
+            self.query_one("#gpus-per-node", Input).value = str(self.app.spec.gpus_per_node)
+            self._show_plan(self.app.spec)
+
+    def why(self, spec: JobSpec) -> str:
+        sku = find_sku(spec.sku)
+        n, g = spec.nodes, spec.gpus_per_node
+        text = (
+            f"**{n} node{'s' if n != 1 else ''} × {g} GPU{'s' if g != 1 else ''}.** "
+            "Data parallelism scales the batch: each step processes "
+            f"{n * g}× one GPU's batch. Fill a node's GPUs before adding nodes — GPUs in one "
+            "node talk over NVLink, nodes over the network.\n\n"
+        )
+        if sku:
+            text += (
+                f"**{sku.name}** ({sku.family}): {sku.gpus}× {sku.gpu_model}, interconnect "
+                f"{sku.interconnect}. {sku.notes}\n\n"
+            )
+        else:
+            text += ("**No size chosen**: GPUs per node is taken as you state it and "
+                     "InfiniBand cannot be checked.\n\n")
+        text += (
+            "**InfiniBand** matters as soon as there are 2 nodes: every step all-reduces the "
+            "gradients across nodes, and NCCL over InfiniBand (with SR-IOV) is many times "
+            "faster than Ethernet. Sizes with an `r` in the name have it."
+        )
+        return text

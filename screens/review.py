@@ -1,0 +1,169 @@
+"""Step 5: exactly what will run — commands, env per rank, TF_CONFIG, topology, YAML, Python."""
+
+from __future__ import annotations
+
+import json
+from typing import ClassVar
+
+from rich.console import Group
+from rich.syntax import Syntax
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Static, TabbedContent, TabPane
+
+from screens.base import WizardStep
+from tui.core.export import to_python, to_yaml
+from tui.core.plan import LaunchPlan, Origin
+from widgets.env_table import EnvTable, origin_colors
+from widgets.topology import Topology
+
+# tab id -> (title, the step its Edit button opens, caption)
+TABS = {
+    "tab-command": ("Command", 3, "What each node runs, and why."),
+    "tab-env": ("Env per rank", 3, "Every rank's variables; the colour says who sets each."),
+    "tab-tf": ("TF_CONFIG", 2, "The TF_CONFIG Azure ML writes on each node."),
+    "tab-topology": ("Topology", 2, "Nodes, their GPUs and ranks; node 0 is the master."),
+    "tab-yaml": ("Job YAML", 3, "`az ml job create --file job.yml` submits exactly this."),
+    "tab-sdk": ("Python SDK", 3, "azure-ai-ml code that builds the same job."),
+}
+STEP_TITLES = ("Framework", "Launch", "Resources", "Code & env")
+
+
+def _syntax(text: str, lexer: str) -> Syntax:
+    return Syntax(text, lexer, theme="ansi_dark", background_color="default", word_wrap=True)
+
+
+class ReviewStep(WizardStep):
+    """Every section of the plan in tabs; Edit jumps back to the step that owns it."""
+
+    STEP = 4
+    NEXT_LABEL = "Submit"
+    SCROLL_FORM = False
+    BINDINGS: ClassVar = [
+        *WizardStep.BINDINGS,
+        Binding("p", "save_preset", "Save preset"),
+        Binding("x", "export", "Export"),
+        Binding("y", "copy", "Copy"),
+        Binding("t", "toggle_target", "Azure/local"),
+    ]
+
+    def form(self) -> ComposeResult:
+        yield Static("", id="summary")
+        with TabbedContent(id="tabs"):
+            for tab_id, (title, step, caption) in TABS.items():
+                with TabPane(title, id=tab_id):
+                    with Horizontal(classes="edit-bar"):
+                        yield Static(caption, classes="tab-caption", markup=False)
+                        yield Button(f"Edit {STEP_TITLES[step]}", id=f"edit-{tab_id}",
+                                     classes="edit", compact=True)
+                    if tab_id == "tab-env":
+                        yield Static("", id="legend")
+                        yield EnvTable(id="env-table")
+                        yield Static("", id="rank-detail")
+                    elif tab_id == "tab-topology":
+                        yield VerticalScroll(Topology(id="topology"))
+                    else:
+                        yield VerticalScroll(Static("", id=f"{tab_id}-body"))
+
+    def sync(self) -> None:
+        super().sync()
+        self.render_plan(self.app.current_plan())
+
+    def render_plan(self, p: LaunchPlan) -> None:
+        """Fill every tab from `p` (timed by the review benchmark)."""
+        from tui.core.plan import describe
+
+        self.query_one("#summary", Static).update(Text(describe(p), style="bold"))
+        self.query_one("#tab-command-body", Static).update(self._command(p))
+        colors = origin_colors(self.app.current_theme)
+        legend = Text("who sets it: ")
+        present = {v.origin for r in (p.ranks[0], p.ranks[-1]) for v in r.env}
+        for origin in Origin:
+            if origin in present:
+                legend.append(f"■ {origin.value}  ", style=colors[origin])
+        self.query_one("#legend", Static).update(legend)
+        self.query_one(EnvTable).set_plan(p)
+        tabs = self.query_one(TabbedContent)
+        is_tf = p.spec.framework == "tensorflow"
+        if is_tf:
+            configs = "\n".join(
+                f"# {r.role} {r.task_index} (node {r.node})\n"
+                + json.dumps(json.loads(r.env_dict()["TF_CONFIG"]), indent=2)
+                for r in p.ranks
+            )
+            self.query_one("#tab-tf-body", Static).update(_syntax(configs, "json"))
+        tabs.get_tab("tab-tf").display = is_tf
+        self.query_one(Topology).show(p)
+        self.query_one("#tab-yaml-body", Static).update(_syntax(to_yaml(p), "yaml"))
+        self.query_one("#tab-sdk-body", Static).update(_syntax(to_python(p), "python"))
+
+    def _command(self, p: LaunchPlan) -> Group:
+        parts = [Text("The job command", style="bold underline"), _syntax(p.command, "bash")]
+        if {n.command for n in p.nodes} != {p.command}:
+            parts.append(Text("\nOn each node", style="bold underline"))
+            for n in p.nodes[:16]:
+                parts.append(Text(f"node {n.node}: {n.command}"))
+            if len(p.nodes) > 16:
+                parts.append(Text(f"… and {len(p.nodes) - 16} more nodes", style="dim"))
+        parts.append(Text("\nWhy", style="bold underline"))
+        parts += [Text(f"• {line}") for line in p.explanations]
+        if p.warnings:
+            parts.append(Text("\nWarnings", style="bold underline"))
+            parts += [Text(f"⚠ {w}", style="yellow") for w in p.warnings]
+        return Group(*parts)
+
+    def why(self, spec) -> str:
+        target = "this machine" if self.app.review_target == "local" else "an Azure ML cluster"
+        return (
+            f"This is the plan for **{target}** (`t` switches). Every value here is what the "
+            "processes will really get: the exports and the backends use this same plan.\n\n"
+            "**Edit** on a tab goes back to the step that owns it; your other answers stay.\n\n"
+            "`p` saves a preset, `x` exports the YAML or Python, `y` copies the current tab, "
+            "and **Submit** runs it here or on Azure ML."
+        )
+
+    # ---- actions -----------------------------------------------------------------------
+
+    def on_env_table_highlighted(self, event: EnvTable.Highlighted) -> None:
+        r = event.rank
+        detail = Text(f"rank {r.rank} · node {r.node} · local rank {r.local_rank}: ",
+                      style="bold")
+        colors = origin_colors(self.app.current_theme)
+        for v in r.env:
+            detail.append(f"{v.name}", style=colors[v.origin])
+            detail.append(f" by {v.origin.value}" + (f" ({v.note})" if v.note else "") + "; ")
+        self.query_one("#rank-detail", Static).update(detail)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.id or ""
+        if bid.startswith("edit-"):
+            event.stop()
+            self.app.goto_step(TABS[bid.removeprefix("edit-")][1])
+            return
+        super().on_button_pressed(event)
+
+    def action_toggle_target(self) -> None:
+        self.app.review_target = "local" if self.app.review_target == "azureml" else "azureml"
+        self.sync()
+
+    def action_save_preset(self) -> None:
+        self.app.action_save_preset()
+
+    def action_export(self) -> None:
+        self.app.action_export()
+
+    def action_copy(self) -> None:
+        p = self.app.current_plan()
+        active = self.query_one(TabbedContent).active
+        text = {
+            "tab-yaml": lambda: to_yaml(p),
+            "tab-sdk": lambda: to_python(p),
+            "tab-tf": lambda: "\n".join(r.env_dict().get("TF_CONFIG", "") for r in p.ranks),
+        }.get(active, lambda: p.command)()
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {TABS.get(active, ('command',))[0]} to the clipboard")
+
+    def action_next(self) -> None:
+        self.app.action_submit()

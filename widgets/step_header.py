@@ -1,0 +1,34 @@
+"""The row of wizard steps at the top of each step, with the current one highlighted."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+STEP_NAMES = ("Framework", "Launch", "Resources", "Code & env", "Review")
+
+
+class StepHeader(Static):
+    """`1 Framework › 2 Launch › …`: where the user is and what comes next."""
+
+    DEFAULT_CSS = """
+    StepHeader { height: 1; padding: 0 1; background: $panel; color: $text-muted; }
+    """
+
+    def __init__(self, current: int, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.current = current
+
+    def render(self) -> Text:
+        out = Text()
+        for i, name in enumerate(STEP_NAMES):
+            if i:
+                out.append(" › ", style="dim")
+            label = f"{i + 1} {name}"
+            if i == self.current:
+                out.append(label, style=f"bold {self.app.current_theme.primary}")
+            elif i < self.current:
+                out.append(label)
+            else:
+                out.append(label, style="dim")
+        return out

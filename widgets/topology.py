@@ -1,0 +1,61 @@
+"""Nodes drawn as boxes with their GPUs and ranks, and which node is the master."""
+
+from __future__ import annotations
+
+from rich.columns import Columns
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.text import Text
+from textual.widgets import Static
+
+from tui.core.plan import LaunchPlan
+
+MAX_NODES = 8
+MAX_SLOTS = 8
+
+
+def _node_box(plan: LaunchPlan, node: int, primary: str) -> Panel:
+    info = plan.nodes[node]
+    ranks = [r for r in plan.ranks if r.node == node] if plan.spec.framework == "tensorflow" \
+        else plan.ranks[node * info.workers: (node + 1) * info.workers]
+    body = Text()
+    if plan.spec.framework == "tensorflow":
+        body.append(f"{info.role} {ranks[0].task_index}\n", style="bold")
+        body.append(f"1 task, {plan.spec.gpus_per_node} GPUs")
+    else:
+        if plan.launcher in ("torchrun", "accelerate"):
+            body.append(f"{plan.launcher} → {info.workers} workers\n", style="bold")
+        else:
+            body.append(f"{info.processes} process{'es' if info.processes != 1 else ''}\n",
+                        style="bold")
+        for r in ranks[:MAX_SLOTS]:
+            body.append(f"GPU{r.local_rank}:r{r.rank} ")
+        if len(ranks) > MAX_SLOTS:
+            body.append(f"… r{ranks[-1].rank}")
+    title = f"node {node}" + (" · master" if node == 0 else "")
+    return Panel(body, title=title, title_align="left", width=30,
+                 border_style=primary if node == 0 else "dim")
+
+
+def topology(plan: LaunchPlan, primary: str = "cyan") -> RenderableType:
+    """The nodes of `plan` as boxes; large jobs show the first nodes and the last one."""
+    count = len(plan.nodes)
+    shown = list(range(count)) if count <= MAX_NODES else [*range(MAX_NODES - 1), count - 1]
+    boxes = [_node_box(plan, n, primary) for n in shown]
+    caption = Text(
+        f"{count} node{'s' if count != 1 else ''} · WORLD_SIZE {plan.world_size} · "
+        f"master: node 0 at {plan.target.master_addr}:{plan.target.master_port}",
+        style="bold",
+    )
+    parts: list[RenderableType] = [caption, Columns(boxes, padding=(0, 1))]
+    if count > MAX_NODES:
+        parts.append(Text(f"… {count - MAX_NODES} more nodes not drawn (node {count - 1} shown "
+                          "last)", style="dim"))
+    return Group(*parts)
+
+
+class Topology(Static):
+    """The cluster as the plan lays it out."""
+
+    def show(self, plan: LaunchPlan) -> None:
+        self.update(topology(plan, self.app.current_theme.primary))
