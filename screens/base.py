@@ -30,6 +30,7 @@ class WizardStep(Screen[None]):
     """One step of the wizard. Subclasses yield their widgets from `form()`."""
 
     STEP: ClassVar[int] = 0
+    AUTO_FOCUS = ".field"
     NEXT_LABEL: ClassVar[str] = "Next"
     SCROLL_FORM: ClassVar[bool] = True
     """False for steps whose content scrolls by itself (the review's tabs)."""

@@ -30,6 +30,8 @@ class _Dialog(ModalScreen):
 class PromptScreen(_Dialog):
     """Ask for one line of text; dismisses with it, or None on cancel."""
 
+    AUTO_FOCUS = "#answer"
+
     def __init__(self, title: str, value: str = "", hint: str = "") -> None:
         super().__init__()
         self.title_text, self.value, self.hint = title, value, hint
@@ -57,7 +59,8 @@ class PromptScreen(_Dialog):
 class ExportScreen(_Dialog):
     """Choose YAML / Python / JSON and a path; dismisses with (format, path) or None."""
 
-    EXT = {"yaml": "job.yml", "sdk": "job.py", "json": "plan.json"}
+    EXT: ClassVar = {"yaml": "job.yml", "sdk": "job.py", "json": "plan.json"}
+    AUTO_FOCUS = "#path"
 
     def compose(self) -> ComposeResult:
         with Vertical():

@@ -12,8 +12,8 @@ from tui.core.plan import launcher_for, plan
 from tui.core.spec import JobSpec, launch_mode_problem
 
 MODES = {
-    "per_process": "Per-process — Azure ML starts one process per GPU and sets RANK/LOCAL_RANK",
-    "per_node": "Per-node — Azure ML starts one launcher per node; it starts the workers",
+    "per_process": "Per-process: Azure ML starts one process per GPU",
+    "per_node": "Per-node: your launcher starts the processes on each node",
 }
 
 
@@ -74,7 +74,7 @@ class LaunchStep(WizardStep):
         other = "per_node" if spec.launch == "per_process" else "per_process"
         problem = launch_mode_problem(spec.framework, other)
         self.query_one("#mode-problem", Static).update(
-            f"{MODES[other].split(' —')[0]} does not fit: {problem}." if problem else ""
+            f"{MODES[other].split(':')[0]} does not fit: {problem}." if problem else ""
         )
         self.query_one("#hf-options").display = (
             spec.framework == "huggingface" and spec.launch == "per_node"

@@ -31,8 +31,9 @@ TABS = {
 STEP_TITLES = ("Framework", "Launch", "Resources", "Code & env")
 
 
-def _syntax(text: str, lexer: str) -> Syntax:
-    return Syntax(text, lexer, theme="ansi_dark", background_color="default", word_wrap=True)
+def _syntax(text: str, lexer: str, dark: bool = True) -> Syntax:
+    theme = "ansi_dark" if dark else "ansi_light"
+    return Syntax(text, lexer, theme=theme, background_color="default", word_wrap=True)
 
 
 class ReviewStep(WizardStep):
@@ -48,6 +49,9 @@ class ReviewStep(WizardStep):
         Binding("y", "copy", "Copy"),
         Binding("t", "toggle_target", "Azure/local"),
     ]
+
+    shown: dict[str, str]
+    """The YAML and Python text on display (what copy and the tests read)."""
 
     def form(self) -> ComposeResult:
         yield Static("", id="summary")
@@ -96,8 +100,10 @@ class ReviewStep(WizardStep):
             self.query_one("#tab-tf-body", Static).update(_syntax(configs, "json"))
         tabs.get_tab("tab-tf").display = is_tf
         self.query_one(Topology).show(p)
-        self.query_one("#tab-yaml-body", Static).update(_syntax(to_yaml(p), "yaml"))
-        self.query_one("#tab-sdk-body", Static).update(_syntax(to_python(p), "python"))
+        self.shown = {"yaml": to_yaml(p), "sdk": to_python(p)}
+        dark = self.app.current_theme.dark
+        self.query_one("#tab-yaml-body", Static).update(_syntax(self.shown["yaml"], "yaml", dark))
+        self.query_one("#tab-sdk-body", Static).update(_syntax(self.shown["sdk"], "python", dark))
 
     def _command(self, p: LaunchPlan) -> Group:
         parts = [Text("The job command", style="bold underline"), _syntax(p.command, "bash")]
@@ -158,8 +164,8 @@ class ReviewStep(WizardStep):
         p = self.app.current_plan()
         active = self.query_one(TabbedContent).active
         text = {
-            "tab-yaml": lambda: to_yaml(p),
-            "tab-sdk": lambda: to_python(p),
+            "tab-yaml": lambda: self.shown["yaml"],
+            "tab-sdk": lambda: self.shown["sdk"],
             "tab-tf": lambda: "\n".join(r.env_dict().get("TF_CONFIG", "") for r in p.ranks),
         }.get(active, lambda: p.command)()
         self.app.copy_to_clipboard(text)

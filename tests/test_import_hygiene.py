@@ -51,3 +51,17 @@ def test_cli_preview_path_does_not_import_azure_or_textual():
         "with contextlib.redirect_stdout(io.StringIO()): main(['preview', '--show', 'all'])"
     )
     assert loaded_after(statement) == []
+
+
+def test_starting_the_wizard_does_not_import_azure_ml():
+    """azure.ai.ml costs over a second to import; the wizard must reach its first frame without."""
+    statement = (
+        "from tui.app import DtrainApp\n"
+        "class Probe(DtrainApp):\n"
+        "    def on_ready(self):\n"
+        "        self.exit()\n"
+        "Probe(backends={}).run(headless=True)"
+    )
+    loaded = loaded_after(statement)
+    assert not [m for m in loaded if m.startswith(("azure.ai.ml", "azure.identity"))]
+    assert "textual" in loaded  # the probe really started the app

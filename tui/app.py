@@ -33,7 +33,7 @@ class DtrainApp(App[None]):
 
     TITLE = "dtrain-tui"
     SUB_TITLE = "distributed training on Azure ML"
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = App.COMMANDS | {WizardCommands}
     BINDINGS: ClassVar = [Binding("f1", "help", "Help")]
 

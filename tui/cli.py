@@ -121,6 +121,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("presets", help="list the presets, or show one")
     p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
     p.add_argument("name", nargs="?")
+
+    p = sub.add_parser("submit", help="run a job; --target local rehearses it on this machine")
+    _add_inputs(p)
+    p.set_defaults(target="local")
+    p.add_argument(
+        "--wait",
+        action="store_true",
+        help="follow rank 0's log until the job ends; exit 0 if it completed, 1 if not",
+    )
+    sub.add_parser("jobs", help="list local jobs and their status")
+    p = sub.add_parser("cancel", help="stop a local job and every process it started")
+    p.add_argument("name", metavar="NAME", help="the job's name (`dtrain-tui jobs` lists them)")
     return parser
 
 
@@ -316,12 +328,123 @@ def cmd_edit(args: argparse.Namespace) -> int:
     return run(spec, review=True, export_path=Path(args.file))
 
 
+# ---------------------------------------------------------------------------------------------
+# Running jobs (the local backend; Azure ML submission plugs in here)
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    from tui.backends.base import BackendError
+    from tui.backends.local import LocalBackend
+    from tui.core.plan import Target, plan
+
+    if args.target != "local":
+        raise CliError("--target azureml: submitting to Azure ML is not available yet; use local")
+    spec = load_spec(args)
+    p = plan(spec, Target.for_spec("local", spec))
+    try:
+        # Without --wait the job outlives this command, as a cloud job would.
+        backend = LocalBackend(detach=not args.wait)
+        job = backend.submit(p)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+    print(job.name, flush=True)
+    print(f"logs: {Path(job.location, 'user_logs')} (rank 0: {p.ranks[0].log_file})", flush=True)
+    for w in p.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if not args.wait:
+        print(f"status: dtrain-tui jobs · stop: dtrain-tui cancel {job.name}")
+        return 0
+    return _follow(backend, job, Path(job.location, p.ranks[0].log_file))
+
+
+def _follow(backend, job, log: Path) -> int:
+    """Copy `log` to stdout as it grows until the job ends; Ctrl-C cancels the job."""
+    import time
+
+    from tui.backends.base import JobState
+
+    offset = 0
+    out = sys.stdout.buffer
+    try:
+        while True:
+            status = backend.status(job)  # before reading: once it is final, so is the log
+            try:
+                with log.open("rb") as f:
+                    f.seek(offset)
+                    data = f.read()
+            except FileNotFoundError:
+                data = b""
+            if data:
+                out.write(data)
+                out.flush()
+                offset += len(data)
+            if status.is_terminal:
+                break
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        backend.cancel(job)
+        print(f"\njob {job.name}: canceled", file=sys.stderr)
+        return 130
+    print(f"job {job.name}: {status.summary()}", file=sys.stderr)
+    if status.failed_rank not in (None, 0) and status.last_lines:
+        print(f"last lines of {status.failed_log}:", file=sys.stderr)
+        for line in status.last_lines:
+            print(f"  {line}", file=sys.stderr)
+    return 0 if status.state is JobState.COMPLETED else 1
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    from tui.backends.local import LocalBackend
+
+    backend = LocalBackend(detach=True)
+    jobs = backend.jobs()
+    if not jobs:
+        print(f"no local jobs in {backend.root}; `dtrain-tui submit --preset NAME` starts one")
+        return 0
+    rows = [("NAME", "STATUS", "CREATED", "TOOK", "WHAT")]
+    for job in jobs:
+        status = backend.status(job)
+        created = status.created_at.astimezone() if status.created_at else None
+        rows.append((
+            job.name,
+            status.summary(),
+            created.strftime("%Y-%m-%d %H:%M:%S") if created else "",
+            f"{status.duration:.1f} s" if status.duration is not None else "",
+            backend.info(job).get("summary", ""),
+        ))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[4])
+    return 0
+
+
+def cmd_cancel(args: argparse.Namespace) -> int:
+    from tui.backends.base import BackendError
+    from tui.backends.local import LocalBackend
+
+    backend = LocalBackend(detach=True)
+    try:
+        job = backend.handle(args.name)
+        before = backend.status(job)
+        if before.is_terminal:
+            print(f"{job.name} had already ended: {before.summary()}")
+            return 0
+        backend.cancel(job)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+    print(f"{job.name}: {backend.status(job).summary()}")
+    return 0
+
+
 COMMANDS = {
     None: cmd_wizard,
     "preview": cmd_preview,
     "export": cmd_export,
     "presets": cmd_presets,
     "edit": cmd_edit,
+    "submit": cmd_submit,
+    "jobs": cmd_jobs,
+    "cancel": cmd_cancel,
 }
 
 

@@ -9,7 +9,7 @@ from textual.widgets import DataTable
 
 from tui.core.catalog import Sku, skus
 
-UNLISTED = "(not listed: I will state the GPU count)"
+UNLISTED = "(other size)"
 
 
 class SkuTable(DataTable):
@@ -56,7 +56,7 @@ class SkuTable(DataTable):
             style = "green" if sku.nccl_can_use_infiniband else ("yellow" if sku.rdma else "dim")
             name = Text(sku.name.removeprefix("Standard_"), style="dim" if sku.retired else "")
             self.add_row(name.append(" (retired)" if sku.retired else ""), str(sku.gpus),
-                         sku.gpu_model, Text(ib, style=style), key=sku.name)
+                         " ".join(sku.gpu_model.split()[:2]), Text(ib, style=style), key=sku.name)
         self.add_row(Text(UNLISTED, style="italic"), "", "", "", key=UNLISTED)
         self.select(self._selected)
 

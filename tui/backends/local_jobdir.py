@@ -1,0 +1,123 @@
+"""The folder of one local job, laid out like an Azure ML run's outputs.
+
+```
+<root>/<job name>/
+  job.json                     spec, plan, what to launch, state, timestamps, pids
+  supervisor.pid               "<pid> <start time>" of the supervisor (written by submit only)
+  cancel.request               present once someone asked to cancel
+  code/                        a snapshot of the spec's code folder; the ranks' working dir
+  user_logs/std_log_process_<rank>.txt   (TensorFlow: std_log_node_<nn>_<worker|ps>.txt)
+  user_logs/mpi_log.txt        mpirun's own output (MPI jobs)
+  system_logs/launcher.txt     what the supervisor did, and its own errors
+  .launcher/                   launcher streams before they are split per rank
+```
+
+`job.json` is only ever replaced whole (write to a temporary file, then rename), so a reader
+never sees half of it. After `submit` writes it the supervisor is its only writer, until the
+supervisor is gone; then whoever finds the job orphaned writes the final state.
+Stdlib only: the supervisor imports this.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+JOB_FILE = "job.json"
+LAUNCHER_LOG = "system_logs/launcher.txt"
+MPI_LOG = "user_logs/mpi_log.txt"
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class JobDir:
+    """Paths and state files of one local job."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def job_file(self) -> Path:
+        return self.path / JOB_FILE
+
+    @property
+    def supervisor_file(self) -> Path:
+        return self.path / "supervisor.pid"
+
+    @property
+    def cancel_file(self) -> Path:
+        return self.path / "cancel.request"
+
+    @property
+    def code_dir(self) -> Path:
+        return self.path / "code"
+
+    @property
+    def work_dir(self) -> Path:
+        return self.path / ".launcher"
+
+    def file(self, relative: str) -> Path:
+        return self.path / relative
+
+    def read(self) -> dict[str, Any]:
+        return json.loads(self.job_file.read_text(encoding="utf-8"))
+
+    def write(self, data: dict[str, Any]) -> None:
+        fd, tmp = tempfile.mkstemp(prefix=".job-", suffix=".json", dir=self.path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f, indent=1, ensure_ascii=False)
+            os.replace(tmp, self.job_file)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def update(self, **changes: Any) -> dict[str, Any]:
+        data = self.read()
+        data.update(changes)
+        self.write(data)
+        return data
+
+    def supervisor(self) -> tuple[int, str | None] | None:
+        """The supervisor's pid and start time, or None before submit has recorded them."""
+        try:
+            pid, _, start = self.supervisor_file.read_text().strip().partition(" ")
+            return int(pid), start or None
+        except (OSError, ValueError):
+            return None
+
+    def log(self, message: str) -> None:
+        """One timestamped line in system_logs/launcher.txt."""
+        path = self.file(LAUNCHER_LOG)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as f:
+            f.write(f"{now_iso()} {message}\n")
+
+
+def tail_lines(path: Path, count: int = 20, max_bytes: int = 64 << 10) -> list[str]:
+    """The last `count` lines of a log, a progress bar's `\\r` updates collapsed to the last one."""
+    try:
+        with path.open("rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - max_bytes))
+            data = f.read()
+    except OSError:
+        return []
+    text = data.decode("utf-8", "replace")
+    lines = [line.rstrip("\r").rsplit("\r", 1)[-1] for line in text.split("\n")]
+    if size > max_bytes and lines:
+        lines = lines[1:]  # the first one is probably cut
+    while lines and not lines[-1].strip():
+        lines.pop()
+    return lines[-count:]
