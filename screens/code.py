@@ -39,21 +39,40 @@ class CodeStep(WizardStep):
         spec = self.app.spec
 
         def box(wid: str, value: object, placeholder: str = "") -> Input:
-            return Input(_text(value), id=wid, classes="field", placeholder=placeholder,
-                         compact=True)
+            return Input(
+                _text(value), id=wid, classes="field", placeholder=placeholder, compact=True
+            )
 
         yield Label("Your code", classes="question")
         yield labelled("Code folder", box("code", spec.code), "uploaded")
         yield labelled("Script", box("script", spec.script))
-        yield labelled("Arguments", box("args", " ".join(_quote(a) for a in spec.args),
-                                        "as in a shell: --epochs 3 --name 'my run'"))
-        yield labelled("Full command", box("command", spec.command,
-                                           "optional: replaces script + arguments, used as typed"))
+        yield labelled(
+            "Arguments",
+            box(
+                "args",
+                " ".join(_quote(a) for a in spec.args),
+                "as in a shell: --epochs 3 --name 'my run'",
+            ),
+        )
+        yield labelled(
+            "Full command",
+            box("command", spec.command, "optional: replaces script + arguments, used as typed"),
+        )
         yield Label("Where it runs", classes="question")
-        yield labelled("Environment", Select(self._env_options(spec), id="environment",
-                                             allow_blank=False, classes="field", compact=True))
-        yield labelled("Custom environment", box("environment-custom", "",
-                                                 "azureml:name@latest or azureml:name:version"))
+        yield labelled(
+            "Environment",
+            Select(
+                self._env_options(spec),
+                id="environment",
+                allow_blank=False,
+                classes="field",
+                compact=True,
+            ),
+        )
+        yield labelled(
+            "Custom environment",
+            box("environment-custom", "", "azureml:name@latest or azureml:name:version"),
+        )
         yield labelled("Compute cluster", box("compute", spec.compute))
         yield labelled("Shared memory", box("shm-size", spec.shm_size, "e.g. 16g"))
         yield labelled("Experiment", box("experiment", spec.experiment, "optional"))

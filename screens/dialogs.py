@@ -52,8 +52,9 @@ class PromptScreen(_Dialog):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(self.query_one(Input).value.strip() or None if event.button.id == "ok"
-                     else None)
+        self.dismiss(
+            self.query_one(Input).value.strip() or None if event.button.id == "ok" else None
+        )
 
 
 class ExportScreen(_Dialog):
@@ -111,8 +112,7 @@ class SubmitScreen(_Dialog):
         with Vertical():
             yield Label("Where should it run?", classes="question")
             with RadioSet(id="where"):
-                yield RadioButton("This machine (rehearsal, no account)", id="to-local",
-                                  value=True)
+                yield RadioButton("This machine (rehearsal, no account)", id="to-local", value=True)
                 yield RadioButton("Azure ML", id="to-azureml", disabled=not self.azure_ready)
             yield Static(self.local_note, id="where-note", classes="hint")
             with Horizontal():
@@ -121,8 +121,7 @@ class SubmitScreen(_Dialog):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         local = event.pressed.id == "to-local"
-        self.query_one("#where-note", Static).update(self.local_note if local else
-                                                      self.azure_note)
+        self.query_one("#where-note", Static).update(self.local_note if local else self.azure_note)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -43,8 +43,11 @@ class FrameworkStep(WizardStep):
         yield Label("What does your training script use?", classes="question")
         with RadioSet(id="framework", classes="field"):
             for key, title in FRAMEWORKS.items():
-                yield RadioButton(f"{title}  [dim]· {ONE_LINERS[key]}[/]", id=f"fw-{key}",
-                                  value=key == self.app.spec.framework)
+                yield RadioButton(
+                    f"{title}  [dim]· {ONE_LINERS[key]}[/]",
+                    id=f"fw-{key}",
+                    value=key == self.app.spec.framework,
+                )
 
     def sync(self) -> None:
         super().sync()
@@ -63,6 +66,7 @@ class FrameworkStep(WizardStep):
             "**Most jobs want data parallelism**: the same model on every GPU, each GPU on "
             "different data. Every framework here does that; pick the one your script already "
             "uses.\n\n"
-            f"**{FRAMEWORKS[spec.framework]}.** " + WHY[spec.framework].format(world=world) +
-            "\n\nNext you choose who starts the processes: Azure ML, or your launcher."
+            f"**{FRAMEWORKS[spec.framework]}.** "
+            + WHY[spec.framework].format(world=world)
+            + "\n\nNext you choose who starts the processes: Azure ML, or your launcher."
         )

@@ -23,7 +23,8 @@ def diagram(spec: JobSpec) -> Text:
     out = Text()
     for node in p.nodes[:2]:
         out.append(f"node {node.node}  ", style="bold")
-        ranks = [r.rank for r in p.ranks if r.node == node.node]
+        first = node.node * node.workers
+        ranks = list(range(first, first + node.workers))
         shown = ", ".join(str(r) for r in ranks[:4]) + (f" … {ranks[-1]}" if len(ranks) > 4 else "")
         if spec.framework == "tensorflow":
             out.append(f"python ({node.role} {p.ranks[node.node].task_index}, all GPUs)\n")
@@ -32,8 +33,9 @@ def diagram(spec: JobSpec) -> Text:
         else:
             out.append(f"{node.processes} × python (RANK {shown})\n")
     if len(p.nodes) > 2:
-        out.append(f"… {len(p.nodes) - 2} more node{'s' if len(p.nodes) > 3 else ''}\n",
-                   style="dim")
+        out.append(
+            f"… {len(p.nodes) - 2} more node{'s' if len(p.nodes) > 3 else ''}\n", style="dim"
+        )
     return out
 
 
@@ -86,8 +88,11 @@ class LaunchStep(WizardStep):
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         pressed = event.pressed.id or ""
-        for prefix, field in (("mode-", "launch"), ("hf-", "hf_launcher"),
-                              ("via-", "deepspeed_via")):
+        for prefix, field in (
+            ("mode-", "launch"),
+            ("hf-", "hf_launcher"),
+            ("via-", "deepspeed_via"),
+        ):
             if pressed.startswith(prefix):
                 value = pressed.removeprefix(prefix)
                 if getattr(self.app.spec, field) != value and self.apply(**{field: value}):
@@ -95,8 +100,11 @@ class LaunchStep(WizardStep):
 
     def why(self, spec: JobSpec) -> str:
         n, g = spec.nodes, spec.gpus_per_node
-        launcher = launcher_for(spec.with_changes(launch="per_node")) if \
-            launch_mode_problem(spec.framework, "per_node") is None else None
+        launcher = (
+            launcher_for(spec.with_changes(launch="per_node"))
+            if launch_mode_problem(spec.framework, "per_node") is None
+            else None
+        )
         text = (
             f"**Per-process**: Azure ML starts {g} processes on each of the {n} nodes "
             f"(`process_count_per_instance = {g}`) and gives each its own RANK and LOCAL_RANK. "
@@ -123,6 +131,8 @@ class LaunchStep(WizardStep):
             )
         text += f"**Either way** WORLD_SIZE = {n} × {g} = {n * g} training processes."
         if spec.framework == "tensorflow":
-            text = ("TensorFlow runs **one task per node**; Azure ML writes TF_CONFIG on each "
-                    "node. That is why per-process does not apply.")
+            text = (
+                "TensorFlow runs **one task per node**; Azure ML writes TF_CONFIG on each "
+                "node. That is why per-process does not apply."
+            )
         return text

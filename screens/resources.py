@@ -12,8 +12,11 @@ from tui.core.plan import plan
 from tui.core.spec import JobSpec
 from widgets.sku_table import SkuTable
 
-FIELDS = {"nodes": "nodes", "gpus-per-node": "gpus_per_node", "parameter-servers":
-          "parameter_servers"}
+FIELDS = {
+    "nodes": "nodes",
+    "gpus-per-node": "gpus_per_node",
+    "parameter-servers": "parameter_servers",
+}
 
 
 class ResourcesStep(WizardStep):
@@ -25,13 +28,30 @@ class ResourcesStep(WizardStep):
     def form(self) -> ComposeResult:
         spec = self.app.spec
         with Horizontal(id="counts"):
-            yield labelled("Nodes", Input(str(spec.nodes), id="nodes", type="integer",
-                                          classes="field", compact=True))
-            yield labelled("GPUs per node", Input(str(spec.gpus_per_node), id="gpus-per-node",
-                                                  type="integer", classes="field", compact=True))
-            yield labelled("Parameter servers", Input(
-                str(spec.parameter_servers), id="parameter-servers", type="integer",
-                classes="field", compact=True), )
+            yield labelled(
+                "Nodes",
+                Input(str(spec.nodes), id="nodes", type="integer", classes="field", compact=True),
+            )
+            yield labelled(
+                "GPUs per node",
+                Input(
+                    str(spec.gpus_per_node),
+                    id="gpus-per-node",
+                    type="integer",
+                    classes="field",
+                    compact=True,
+                ),
+            )
+            yield labelled(
+                "Parameter servers",
+                Input(
+                    str(spec.parameter_servers),
+                    id="parameter-servers",
+                    type="integer",
+                    classes="field",
+                    compact=True,
+                ),
+            )
         yield Static("", id="world")
         with Horizontal(id="sku-head"):
             yield Label("VM size", classes="question")
@@ -52,16 +72,18 @@ class ResourcesStep(WizardStep):
     def _show_plan(self, spec: JobSpec) -> None:
         p = plan(spec)
         if spec.framework == "tensorflow":
-            world = f"instance_count = {spec.nodes} workers + {spec.parameter_servers} ps = " \
+            world = (
+                f"instance_count = {spec.nodes} workers + {spec.parameter_servers} ps = "
                 f"{p.instance_count} nodes"
+            )
         else:
-            world = f"WORLD_SIZE = {spec.nodes} nodes × {p.workers_per_node} per node = " \
+            world = (
+                f"WORLD_SIZE = {spec.nodes} nodes × {p.workers_per_node} per node = "
                 f"{p.world_size} processes"
+            )
         self.query_one("#world", Static).update(world)
         resource_warnings = [w for w in p.warnings if w.startswith(("sku:", "launch:"))]
-        self.query_one("#warnings", Static).update(
-            "\n".join(f"⚠ {w}" for w in resource_warnings)
-        )
+        self.query_one("#warnings", Static).update("\n".join(f"⚠ {w}" for w in resource_warnings))
 
     def on_input_changed(self, event: Input.Changed) -> None:
         field = FIELDS.get(event.input.id or "")
@@ -103,8 +125,10 @@ class ResourcesStep(WizardStep):
                 f"{sku.interconnect}. {sku.notes}\n\n"
             )
         else:
-            text += ("**No size chosen**: GPUs per node is taken as you state it and "
-                     "InfiniBand cannot be checked.\n\n")
+            text += (
+                "**No size chosen**: GPUs per node is taken as you state it and "
+                "InfiniBand cannot be checked.\n\n"
+            )
         text += (
             "**InfiniBand** matters as soon as there are 2 nodes: every step all-reduces the "
             "gradients across nodes, and NCCL over InfiniBand (with SR-IOV) is many times "

@@ -60,8 +60,12 @@ class ReviewStep(WizardStep):
                 with TabPane(title, id=tab_id):
                     with Horizontal(classes="edit-bar"):
                         yield Static(caption, classes="tab-caption", markup=False)
-                        yield Button(f"Edit {STEP_TITLES[step]}", id=f"edit-{tab_id}",
-                                     classes="edit", compact=True)
+                        yield Button(
+                            f"Edit {STEP_TITLES[step]}",
+                            id=f"edit-{tab_id}",
+                            classes="edit",
+                            compact=True,
+                        )
                     if tab_id == "tab-env":
                         yield Static("", id="legend")
                         yield EnvTable(id="env-table")
@@ -134,8 +138,7 @@ class ReviewStep(WizardStep):
 
     def on_env_table_highlighted(self, event: EnvTable.Highlighted) -> None:
         r = event.rank
-        detail = Text(f"rank {r.rank} · node {r.node} · local rank {r.local_rank}: ",
-                      style="bold")
+        detail = Text(f"rank {r.rank} · node {r.node} · local rank {r.local_rank}: ", style="bold")
         colors = origin_colors(self.app.current_theme)
         for v in r.env:
             detail.append(f"{v.name}", style=colors[v.origin])

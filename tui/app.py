@@ -125,8 +125,11 @@ class DtrainApp(App[None]):
             self.notify(f"Saved preset {name} ({path})")
 
         self.push_screen(
-            PromptScreen("Save these answers as a preset", "my-job",
-                         "lower-case letters, digits, - and _; `dtrain-tui --preset NAME` opens it"),
+            PromptScreen(
+                "Save these answers as a preset",
+                "my-job",
+                "lower-case letters, digits, - and _; `dtrain-tui --preset NAME` opens it",
+            ),
             save,
         )
 
@@ -167,8 +170,11 @@ class DtrainApp(App[None]):
             "named as on Azure ML."
         )
         azure_ready = "azureml" in self.backends
-        azure_note = "Submits with azure-ai-ml to the workspace found in your config." \
-            if azure_ready else "The Azure ML backend is not installed in this version."
+        azure_note = (
+            "Submits with azure-ai-ml to the workspace found in your config."
+            if azure_ready
+            else "The Azure ML backend is not installed in this version."
+        )
 
         def chosen(kind: str | None) -> None:
             if kind:
@@ -186,8 +192,9 @@ class DtrainApp(App[None]):
             backend = factory()
             handle = backend.submit(self.current_plan(kind))
         except Exception as err:  # shown, never a traceback
-            self.call_from_thread(self.notify, f"Submit failed: {err}", severity="error",
-                                  timeout=10)
+            self.call_from_thread(
+                self.notify, f"Submit failed: {err}", severity="error", timeout=10
+            )
             return
         self.call_from_thread(self.notify, f"Submitted {handle.name} ({kind})", timeout=10)
 

@@ -27,9 +27,7 @@ class WizardCommands(Provider):
             ("Help", app.action_help, "keys and glossary"),
         ]
         presets, _ = load_presets()
-        out += [
-            (f"Preset: {p.name}", partial(app.use_spec, p.spec), p.title) for p in presets
-        ]
+        out += [(f"Preset: {p.name}", partial(app.use_spec, p.spec), p.title) for p in presets]
         return out
 
     async def discover(self) -> AsyncIterator[DiscoveryHit]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -20,7 +22,7 @@ class EnvEditor(Vertical):
     EnvEditor #env-name { width: 1fr; }
     EnvEditor #env-value { width: 2fr; }
     """
-    BINDINGS = [Binding("delete", "remove", "Remove var", show=False)]
+    BINDINGS: ClassVar = [Binding("delete", "remove", "Remove var", show=False)]
 
     class Changed(Message):
         """The variables changed."""

@@ -5,6 +5,8 @@ A Line-API view: only the visible rows are rendered, so 1,024 ranks scroll as fa
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
@@ -38,7 +40,7 @@ class EnvTable(ScrollView, can_focus=True):
     DEFAULT_CSS = """
     EnvTable { height: 1fr; }
     """
-    BINDINGS = [
+    BINDINGS: ClassVar = [
         Binding("up", "move(-1)", "Up", show=False),
         Binding("down", "move(1)", "Down", show=False),
         Binding("pageup", "move(-20)", show=False),
@@ -114,8 +116,9 @@ class EnvTable(ScrollView, can_focus=True):
         rank = self._plan.ranks[index]
         colors = origin_colors(theme)
         selected = index == self.cursor
-        base = Style(bgcolor=theme.primary, color=theme.foreground, bold=True) if selected \
-            else Style()
+        base = (
+            Style(bgcolor=theme.primary, color=theme.foreground, bold=True) if selected else Style()
+        )
         env = {v.name: v for v in rank.env}
         segments = [
             Segment(f"{value:<{w}}  ", base)
@@ -123,7 +126,7 @@ class EnvTable(ScrollView, can_focus=True):
                 (str(rank.rank), str(rank.node), str(rank.local_rank)), self._columns, strict=False
             )
         ]
-        for name, w in self._columns[len(KEY_COLUMNS):]:
+        for name, w in self._columns[len(KEY_COLUMNS) :]:
             var = env.get(name)
             if var is None:
                 segments.append(Segment(" " * (w + 2), base))

@@ -55,8 +55,13 @@ class SkuTable(DataTable):
             ib = sku.interconnect
             style = "green" if sku.nccl_can_use_infiniband else ("yellow" if sku.rdma else "dim")
             name = Text(sku.name.removeprefix("Standard_"), style="dim" if sku.retired else "")
-            self.add_row(name.append(" (retired)" if sku.retired else ""), str(sku.gpus),
-                         " ".join(sku.gpu_model.split()[:2]), Text(ib, style=style), key=sku.name)
+            self.add_row(
+                name.append(" (retired)" if sku.retired else ""),
+                str(sku.gpus),
+                " ".join(sku.gpu_model.split()[:2]),
+                Text(ib, style=style),
+                key=sku.name,
+            )
         self.add_row(Text(UNLISTED, style="italic"), "", "", "", key=UNLISTED)
         self.select(self._selected)
 

@@ -16,8 +16,11 @@ MAX_SLOTS = 8
 
 def _node_box(plan: LaunchPlan, node: int, primary: str) -> Panel:
     info = plan.nodes[node]
-    ranks = [r for r in plan.ranks if r.node == node] if plan.spec.framework == "tensorflow" \
-        else plan.ranks[node * info.workers: (node + 1) * info.workers]
+    ranks = (
+        [r for r in plan.ranks if r.node == node]
+        if plan.spec.framework == "tensorflow"
+        else plan.ranks[node * info.workers : (node + 1) * info.workers]
+    )
     body = Text()
     if plan.spec.framework == "tensorflow":
         body.append(f"{info.role} {ranks[0].task_index}\n", style="bold")
@@ -26,15 +29,21 @@ def _node_box(plan: LaunchPlan, node: int, primary: str) -> Panel:
         if plan.launcher in ("torchrun", "accelerate"):
             body.append(f"{plan.launcher} → {info.workers} workers\n", style="bold")
         else:
-            body.append(f"{info.processes} process{'es' if info.processes != 1 else ''}\n",
-                        style="bold")
+            body.append(
+                f"{info.processes} process{'es' if info.processes != 1 else ''}\n", style="bold"
+            )
         for r in ranks[:MAX_SLOTS]:
             body.append(f"GPU{r.local_rank}:r{r.rank} ")
         if len(ranks) > MAX_SLOTS:
             body.append(f"… r{ranks[-1].rank}")
     title = f"node {node}" + (" · master" if node == 0 else "")
-    return Panel(body, title=title, title_align="left", width=30,
-                 border_style=primary if node == 0 else "dim")
+    return Panel(
+        body,
+        title=title,
+        title_align="left",
+        width=30,
+        border_style=primary if node == 0 else "dim",
+    )
 
 
 def topology(plan: LaunchPlan, primary: str = "cyan") -> RenderableType:
@@ -49,8 +58,12 @@ def topology(plan: LaunchPlan, primary: str = "cyan") -> RenderableType:
     )
     parts: list[RenderableType] = [caption, Columns(boxes, padding=(0, 1))]
     if count > MAX_NODES:
-        parts.append(Text(f"… {count - MAX_NODES} more nodes not drawn (node {count - 1} shown "
-                          "last)", style="dim"))
+        parts.append(
+            Text(
+                f"… {count - MAX_NODES} more nodes not drawn (node {count - 1} shown last)",
+                style="dim",
+            )
+        )
     return Group(*parts)
 
 

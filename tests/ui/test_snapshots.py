@@ -24,8 +24,9 @@ def at_step(step: int, tab: str | None = None, spec: JobSpec | None = None):
     return run_before
 
 
-@pytest.mark.parametrize("step", [0, 1, 2, 3, 4], ids=["framework", "launch", "resources",
-                                                       "code", "review"])
+@pytest.mark.parametrize(
+    "step", [0, 1, 2, 3, 4], ids=["framework", "launch", "resources", "code", "review"]
+)
 def test_step(snap_compare, step):
     assert snap_compare(make_app(), run_before=at_step(step), terminal_size=SIZE)
 
@@ -36,8 +37,14 @@ def test_review_tab(snap_compare, tab):
 
 
 def test_review_tf_config_tab(snap_compare):
-    spec = JobSpec(framework="tensorflow", launch="per_node", nodes=2, parameter_servers=1,
-                   code=".", script="train.py")
+    spec = JobSpec(
+        framework="tensorflow",
+        launch="per_node",
+        nodes=2,
+        parameter_servers=1,
+        code=".",
+        script="train.py",
+    )
     app = make_app(spec=spec, review=True)
     assert snap_compare(app, run_before=at_step(0, "tab-tf"), terminal_size=SIZE)
 

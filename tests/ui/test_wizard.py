@@ -37,8 +37,11 @@ async def choose_framework(pilot, framework: str) -> None:
 async def test_each_framework_from_first_step_to_review_with_the_keyboard():
     expected = {
         "pytorch": ("pytorch", 8, "python train.py --epochs 5"),
-        "lightning": ("pytorch", 8, "python train.py --epochs 5 --trainer.num_nodes 3 "
-                      "--trainer.devices 8"),
+        "lightning": (
+            "pytorch",
+            8,
+            "python train.py --epochs 5 --trainer.num_nodes 3 --trainer.devices 8",
+        ),
         "huggingface": ("pytorch", 8, "python train.py --epochs 5"),
         "deepspeed": ("pytorch", 8, "python train.py --epochs 5"),
         "tensorflow": ("tensorflow", None, "python train.py --epochs 5"),
@@ -65,7 +68,10 @@ async def test_each_framework_from_first_step_to_review_with_the_keyboard():
             await pilot.pause()
             assert isinstance(app.screen, ReviewStep), framework
             assert (app.spec.framework, app.spec.nodes, app.spec.args) == (
-                framework, 3, ("--epochs", "5"))
+                framework,
+                3,
+                ("--epochs", "5"),
+            )
             job = job_dict(app.current_plan("azureml"))
             assert job["distribution"]["type"] == dist
             if pcpi:
@@ -96,8 +102,7 @@ async def test_back_and_next_keep_every_answer():
             await pilot.pause()
         assert isinstance(app.screen, ResourcesStep)
         assert app.screen.query_one("#nodes", Input).value == "4"
-        assert (app.spec.framework, app.spec.launch, app.spec.nodes) == ("deepspeed", "per_node",
-                                                                         4)
+        assert (app.spec.framework, app.spec.launch, app.spec.nodes) == ("deepspeed", "per_node", 4)
 
 
 async def test_an_invalid_field_blocks_next_and_shows_the_models_message():
@@ -109,8 +114,10 @@ async def test_an_invalid_field_blocks_next_and_shows_the_models_message():
         await type_into(pilot, "#gpus-per-node", "12")
         screen = app.screen
         message = str(screen.query_one("#error", Static).render())
-        assert message == ("gpus_per_node: Standard_ND96asr_v4 has 8 GPUs per node, not 12; "
-                           "choose 8 or fewer, or a larger SKU")
+        assert message == (
+            "gpus_per_node: Standard_ND96asr_v4 has 8 GPUs per node, not 12; "
+            "choose 8 or fewer, or a larger SKU"
+        )
         assert screen.check_action("next", ()) is None  # Footer key dimmed
         assert screen.query_one("#gpus-per-node").has_class("-invalid")
         await pilot.press("ctrl+n")
@@ -133,7 +140,8 @@ async def test_a_missing_code_folder_blocks_next(home):
             await pilot.pause()
         await type_into(pilot, "#code", "nosuchdir")
         assert "code: folder 'nosuchdir' does not exist" in str(
-            app.screen.query_one("#error", Static).render())
+            app.screen.query_one("#error", Static).render()
+        )
         assert app.screen.check_action("next", ()) is None
         (home / "nosuchdir").mkdir()
         await type_into(pilot, "#code", "nosuchdir")

@@ -11,9 +11,10 @@ import json
 import re
 import shlex
 import socket
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from tui.core.catalog import Sku, default_environment, find_sku
 from tui.core.spec import FRAMEWORKS, JobSpec
@@ -146,6 +147,39 @@ class RankPlan:
         return {v.name: v.value for v in self.env}
 
 
+class Ranks(Sequence[RankPlan]):
+    """Every rank of a plan, built on first access and kept.
+
+    A 1,024-rank plan is made on every keystroke in the wizard, which shows a screenful of
+    ranks; building each rank's env only when something reads it keeps that cheap.
+    """
+
+    __slots__ = ("_built", "_make")
+
+    def __init__(self, count: int, make: Callable[[int], RankPlan]) -> None:
+        self._built: list[RankPlan | None] = [None] * count
+        self._make = make
+
+    def __len__(self) -> int:
+        return len(self._built)
+
+    @overload
+    def __getitem__(self, index: int) -> RankPlan: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[RankPlan]: ...
+    def __getitem__(self, index: int | slice) -> RankPlan | list[RankPlan]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._built)))]
+        if index < 0:
+            index += len(self._built)
+        if not 0 <= index < len(self._built):
+            raise IndexError(f"rank {index} out of range")
+        built = self._built[index]
+        if built is None:
+            built = self._built[index] = self._make(index)
+        return built
+
+
 @dataclass(frozen=True)
 class LaunchPlan:
     """Everything that will run, derived from one spec for one target."""
@@ -161,7 +195,7 @@ class LaunchPlan:
     """The per-node launcher in the command (torchrun, accelerate, lightning), if any."""
     world_size: int
     nodes: tuple[NodePlan, ...]
-    ranks: tuple[RankPlan, ...]
+    ranks: Ranks
     warnings: tuple[str, ...]
     explanations: tuple[str, ...]
     env_vars: dict[str, str] = field(default_factory=dict)
@@ -365,7 +399,7 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
     user = _Env().set(Origin.USER, **spec.env)
 
     nodes: list[NodePlan] = []
-    ranks: list[RankPlan] = []
+    node_envs: list[_Env] = []
     for node in range(n):
         node_env = _Env(user.vars)
         if mpi:
@@ -378,36 +412,34 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
                 WORLD_SIZE=n * pcpi,
                 NODE_RANK=node,
             )
+        node_envs.append(node_env)
         refs = _Refs(str(node), addr, str(port), str(node), f"{addr}:{port}")
         nodes.append(
             NodePlan(node, "worker", node_env.done(), build_command(spec, refs), pcpi, workers)
         )
-        for local_rank in range(workers):
-            rank = node * workers + local_rank
-            env = _Env(node_env.vars)
-            started = local_rank if pcpi > 1 else 0  # the process Azure ML / mpirun started
-            started_rank = node * pcpi + started
-            if mpi:
-                env.set(
-                    Origin.OPENMPI,
-                    OMPI_COMM_WORLD_RANK=started_rank,
-                    OMPI_COMM_WORLD_SIZE=n * pcpi,
-                    # One host runs every rank locally, so Open MPI counts them all as local.
-                    OMPI_COMM_WORLD_LOCAL_RANK=started_rank if local else started,
-                    OMPI_COMM_WORLD_LOCAL_SIZE=n * pcpi if local else pcpi,
-                )
-                if spec.launch == "per_node":
-                    env.set(Origin.COMMAND, NODE_RANK=node, MASTER_ADDR=addr, MASTER_PORT=port)
-            else:
-                env.set(Origin.AZUREML, RANK=started_rank, LOCAL_RANK=started)
-            if spawns:
-                origin = Origin.ACCELERATE if launcher == "accelerate" else Origin.TORCHRUN
-                _torchrun_worker_env(env, origin, n, workers, node, local_rank, addr, port)
-            ranks.append(
-                RankPlan(
-                    rank, node, local_rank, env.done(), f"user_logs/std_log_process_{rank}.txt"
-                )
+
+    def make_rank(rank: int) -> RankPlan:
+        node, local_rank = divmod(rank, workers)
+        env = _Env(node_envs[node].vars)
+        started = local_rank if pcpi > 1 else 0  # the process Azure ML / mpirun started
+        started_rank = node * pcpi + started
+        if mpi:
+            env.set(
+                Origin.OPENMPI,
+                OMPI_COMM_WORLD_RANK=started_rank,
+                OMPI_COMM_WORLD_SIZE=n * pcpi,
+                # One host runs every rank locally, so Open MPI counts them all as local.
+                OMPI_COMM_WORLD_LOCAL_RANK=started_rank if local else started,
+                OMPI_COMM_WORLD_LOCAL_SIZE=n * pcpi if local else pcpi,
             )
+            if spec.launch == "per_node":
+                env.set(Origin.COMMAND, NODE_RANK=node, MASTER_ADDR=addr, MASTER_PORT=port)
+        else:
+            env.set(Origin.AZUREML, RANK=started_rank, LOCAL_RANK=started)
+        if spawns:
+            origin = Origin.ACCELERATE if launcher == "accelerate" else Origin.TORCHRUN
+            _torchrun_worker_env(env, origin, n, workers, node, local_rank, addr, port)
+        return RankPlan(rank, node, local_rank, env.done(), f"user_logs/std_log_process_{rank}.txt")
 
     warnings = _warnings(spec, sku, target, n)
     explanations = _explain(spec, sku, target, launcher, pcpi, workers, world)
@@ -428,7 +460,7 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
         launcher=launcher,
         world_size=world,
         nodes=tuple(nodes),
-        ranks=tuple(ranks),
+        ranks=Ranks(world, make_rank),
         warnings=tuple(warnings),
         explanations=tuple(explanations),
         env_vars=dict(spec.env),
@@ -501,7 +533,7 @@ def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
         launcher=None,
         world_size=w,
         nodes=tuple(nodes),
-        ranks=tuple(ranks),
+        ranks=Ranks(len(ranks), ranks.__getitem__),
         warnings=tuple(warnings),
         explanations=tuple(explanations),
         env_vars=dict(spec.env),
