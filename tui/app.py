@@ -36,6 +36,8 @@ class DtrainApp(App[None]):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = App.COMMANDS | {WizardCommands}
     BINDINGS: ClassVar = [Binding("f1", "help", "Help")]
+    # Below 96 columns the why panel gives its room to the form (F1 and the review still teach).
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (96, "-wide")]
 
     spec: var[JobSpec] = var(JobSpec)
     """The user's answers so far; always valid."""

@@ -10,6 +10,7 @@ from typing import ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.color import Color
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -22,15 +23,20 @@ MAX_CELL = 28
 KEY_COLUMNS = ("rank", "node", "local")
 
 
-def origin_colors(theme) -> dict[Origin, str]:
+def theme_style(color: str | None, **kwargs) -> Style:
+    """A Rich style for a theme colour; themes may name ANSI colours Rich cannot parse."""
+    return Style(color=Color.parse(color).rich_color if color else None, **kwargs)
+
+
+def origin_colors(theme) -> dict[Origin, Style]:
     """One theme colour per origin, so the table reads right in every theme."""
     return {
-        Origin.AZUREML: theme.primary,
-        Origin.TORCHRUN: theme.accent or theme.secondary,
-        Origin.ACCELERATE: theme.accent or theme.secondary,
-        Origin.OPENMPI: theme.warning or theme.primary,
-        Origin.COMMAND: theme.secondary or theme.primary,
-        Origin.USER: theme.success or theme.primary,
+        Origin.AZUREML: theme_style(theme.primary),
+        Origin.TORCHRUN: theme_style(theme.accent or theme.secondary),
+        Origin.ACCELERATE: theme_style(theme.accent or theme.secondary),
+        Origin.OPENMPI: theme_style(theme.warning or theme.primary),
+        Origin.COMMAND: theme_style(theme.secondary or theme.primary),
+        Origin.USER: theme_style(theme.success or theme.primary),
     }
 
 
@@ -117,7 +123,7 @@ class EnvTable(ScrollView, can_focus=True):
         colors = origin_colors(theme)
         selected = index == self.cursor
         base = (
-            Style(bgcolor=theme.primary, color=theme.foreground, bold=True) if selected else Style()
+            Style(bgcolor=Color.parse(theme.primary).rich_color, bold=True) if selected else Style()
         )
         env = {v.name: v for v in rank.env}
         segments = [
@@ -132,7 +138,7 @@ class EnvTable(ScrollView, can_focus=True):
                 segments.append(Segment(" " * (w + 2), base))
                 continue
             text = var.value if len(var.value) <= w else var.value[: w - 1] + "…"
-            style = base + Style(color=None if selected else colors.get(var.origin))
+            style = base if selected else base + colors.get(var.origin, Style())
             segments.append(Segment(f"{text:<{w}}  ", style))
         return segments
 

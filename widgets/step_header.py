@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from widgets.env_table import theme_style
+
 STEP_NAMES = ("Framework", "Launch", "Resources", "Code & env", "Review")
 
 
@@ -26,7 +28,7 @@ class StepHeader(Static):
                 out.append(" › ", style="dim")
             label = f"{i + 1} {name}"
             if i == self.current:
-                out.append(label, style=f"bold {self.app.current_theme.primary}")
+                out.append(label, style=theme_style(self.app.current_theme.primary, bold=True))
             elif i < self.current:
                 out.append(label)
             else:

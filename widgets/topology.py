@@ -5,16 +5,18 @@ from __future__ import annotations
 from rich.columns import Columns
 from rich.console import Group, RenderableType
 from rich.panel import Panel
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
 from tui.core.plan import LaunchPlan
+from widgets.env_table import theme_style
 
 MAX_NODES = 8
 MAX_SLOTS = 8
 
 
-def _node_box(plan: LaunchPlan, node: int, primary: str) -> Panel:
+def _node_box(plan: LaunchPlan, node: int, primary: Style | str) -> Panel:
     info = plan.nodes[node]
     ranks = (
         [r for r in plan.ranks if r.node == node]
@@ -46,7 +48,7 @@ def _node_box(plan: LaunchPlan, node: int, primary: str) -> Panel:
     )
 
 
-def topology(plan: LaunchPlan, primary: str = "cyan") -> RenderableType:
+def topology(plan: LaunchPlan, primary: Style | str = "cyan") -> RenderableType:
     """The nodes of `plan` as boxes; large jobs show the first nodes and the last one."""
     count = len(plan.nodes)
     shown = list(range(count)) if count <= MAX_NODES else [*range(MAX_NODES - 1), count - 1]
@@ -71,4 +73,4 @@ class Topology(Static):
     """The cluster as the plan lays it out."""
 
     def show(self, plan: LaunchPlan) -> None:
-        self.update(topology(plan, self.app.current_theme.primary))
+        self.update(topology(plan, theme_style(self.app.current_theme.primary)))

@@ -230,3 +230,25 @@ async def test_help_and_palette_open():
         await pilot.pause()
         assert isinstance(app.screen, ReviewStep)
         assert app.spec.framework == "horovod"
+
+
+async def test_every_built_in_theme_renders_the_review():
+    app = make_app(review=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        themes = sorted(app.available_themes)
+        assert len(themes) > 5
+        app.screen.query_one("#tabs").active = "tab-env"  # the most colourful tab
+        for theme in themes:
+            app.theme = theme
+            app.screen.sync()
+            await pilot.pause()
+            assert app.screen.query_one("#legend").render()  # colours resolved from the theme
+
+
+async def test_narrow_terminals_hide_the_why_panel_and_keep_the_form():
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one("#why").display
+        assert app.screen.query_one("#framework").region.width >= 60
