@@ -14,8 +14,9 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static, TabbedContent, TabPane
 
 from screens.base import WizardStep
-from tui.core.export import to_python, to_yaml
+from tui.core.export import to_yaml
 from tui.core.plan import LaunchPlan, Origin
+from tui.core.sdk import to_python
 from widgets.env_table import EnvTable, origin_colors
 from widgets.topology import Topology
 

@@ -146,7 +146,8 @@ class DtrainApp(App[None]):
 
     def export_to(self, fmt: str, path: str) -> Path | None:
         """Write the Azure ML job (the review's spec) as `fmt` to `path`; tell the user where."""
-        from tui.core.export import to_json, to_python, to_yaml
+        from tui.core.export import to_json, to_yaml
+        from tui.core.sdk import to_python
 
         out = Path(path).expanduser()
         if not out.parent.is_dir():

@@ -245,7 +245,8 @@ def cmd_preview(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from tui.core.export import to_json, to_python, to_yaml
+    from tui.core.export import to_json, to_yaml
+    from tui.core.sdk import to_python
 
     p = _plan(args)
     render = {"yaml": to_yaml, "sdk": to_python, "json": to_json}[args.format]
@@ -405,16 +406,12 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     for job in jobs:
         status = backend.status(job)
         created = status.created_at.astimezone() if status.created_at else None
-        rows.append((
-            job.name,
-            status.summary(),
-            created.strftime("%Y-%m-%d %H:%M:%S") if created else "",
-            f"{status.duration:.1f} s" if status.duration is not None else "",
-            backend.info(job).get("summary", ""),
-        ))
+        took = f"{status.duration:.1f} s" if status.duration is not None else ""
+        when = created.strftime("%Y-%m-%d %H:%M:%S") if created else ""
+        rows.append((job.name, status.summary(), when, took, backend.info(job).get("summary", "")))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)) + "  " + row[4])
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)), row[4])
     return 0
 
 

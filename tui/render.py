@@ -86,7 +86,8 @@ def env(p: LaunchPlan) -> Text:
 
 def print_plan(p: LaunchPlan, show: str, console: Console) -> None:
     """Print the sections `show` names (command, env, yaml, sdk, json, all)."""
-    from tui.core.export import to_json, to_python, to_yaml
+    from tui.core.export import to_json, to_yaml
+    from tui.core.sdk import to_python
 
     if show == "json":
         console.file.write(to_json(p))

@@ -11,8 +11,9 @@ import pytest
 import yaml
 from azure.ai.ml import load_job
 
-from tui.core.export import job_dict, to_json, to_python, to_yaml
+from tui.core.export import job_dict, to_json, to_yaml
 from tui.core.plan import plan
+from tui.core.sdk import to_python
 from tui.core.spec import JobSpec
 
 from .conftest import ALLOWED

@@ -1,0 +1,169 @@
+"""The job as azure-ai-ml calls: Python code for the export, objects for the Azure backend.
+
+`sdk_job()` describes `azure.ai.ml.command(...)` as a tree of `Call`s built from the same
+`job_dict()` as the YAML, so the code a user exports and the job the backend submits are one.
+Nothing here imports azure: the backend turns the calls into objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tui.core.export import job_dict
+from tui.core.plan import LaunchPlan, describe
+
+_SERVICES = {
+    "jupyter_lab": "JupyterLabJobService",
+    "ssh": "SshJobService",
+    "tensor_board": "TensorBoardJobService",
+    "vs_code": "VsCodeJobService",
+}
+_IDENTITIES = {
+    "user_identity": "UserIdentityConfiguration",
+    "managed": "ManagedIdentityConfiguration",
+    "managed_identity": "ManagedIdentityConfiguration",
+    "aml_token": "AmlTokenConfiguration",
+}
+_DISTRIBUTIONS = {
+    "pytorch": "PyTorchDistribution",
+    "mpi": "MpiDistribution",
+    "tensorflow": "TensorFlowDistribution",
+}
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of an azure-ai-ml class: printed as code by the export, made real by the backend.
+
+    `repr()` is the Python source of the call, so nested calls print inside their parents.
+    """
+
+    name: str
+    module: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.kwargs.items())})"
+
+    def calls(self) -> Iterator[Call]:
+        """This call and every call nested in its arguments."""
+        yield self
+        for value in self.kwargs.values():
+            for item in value.values() if isinstance(value, dict) else [value]:
+                if isinstance(item, Call):
+                    yield from item.calls()
+
+
+TOP = "azure.ai.ml"
+ENTITIES = "azure.ai.ml.entities"
+
+
+def _call(name: str, kwargs: dict[str, Any], module: str = TOP) -> Call:
+    return Call(name, module, dict(kwargs))
+
+
+def _pretty(value: Any, indent: int) -> str:
+    """repr(), but dicts of more than one item one key per line."""
+    if isinstance(value, dict) and len(value) > 1:
+        pad = " " * (indent + 4)
+        items = "".join(f"{pad}{k!r}: {_pretty(v, indent + 4)},\n" for k, v in value.items())
+        return "{\n" + items + " " * indent + "}"
+    return repr(value)
+
+
+def sdk_job(p: LaunchPlan, out_dir: Path | None = None) -> Call:
+    """The `azure.ai.ml.command(...)` call that builds the same job as the YAML export."""
+    job = job_dict(p, out_dir)
+    kwargs: dict[str, Any] = {}
+    for key in ("name", "display_name", "experiment_name", "description", "code", "command"):
+        if key in job:
+            kwargs[key] = job[key]
+    if "inputs" in job:
+        kwargs["inputs"] = {
+            k: _call("Input", v) if isinstance(v, dict) else v for k, v in job["inputs"].items()
+        }
+    if "outputs" in job:
+        kwargs["outputs"] = {
+            k: _call("Output", v or {}) if isinstance(v, dict) or v is None else v
+            for k, v in job["outputs"].items()
+        }
+    environment = job["environment"]
+    if isinstance(environment, dict):
+        kwargs["environment"] = _call("Environment", environment, ENTITIES)
+    else:
+        kwargs["environment"] = environment
+    if "compute" in job:
+        kwargs["compute"] = job["compute"].removeprefix("azureml:")
+    dist = dict(job["distribution"])
+    kwargs["distribution"] = _call(_DISTRIBUTIONS[dist.pop("type")], dist)
+    resources = dict(job["resources"])
+    simple = {"instance_count", "shm_size", "instance_type", "docker_args", "locations"}
+    if set(resources) <= simple:
+        kwargs.update(resources)
+    else:
+        kwargs["resources"] = _call("JobResourceConfiguration", resources, ENTITIES)
+    if "environment_variables" in job:
+        kwargs["environment_variables"] = job["environment_variables"]
+    if "tags" in job:
+        kwargs["tags"] = job["tags"]
+    if "properties" in job:
+        kwargs["properties"] = job["properties"]
+    if "queue_settings" in job:
+        kwargs.update(job["queue_settings"])
+    if "limits" in job:
+        kwargs.update(job["limits"])
+    if "services" in job:
+        services = {}
+        for name, svc in job["services"].items():
+            svc = dict(svc)
+            cls = _SERVICES.get(svc.get("type", ""), "JobService")
+            if cls != "JobService":
+                svc.pop("type")
+            services[name] = _call(cls, svc, ENTITIES)
+        kwargs["services"] = services
+    if "identity" in job:
+        ident = dict(job["identity"])
+        cls = _IDENTITIES.get(ident.pop("type", ""), "UserIdentityConfiguration")
+        kwargs["identity"] = _call(cls, ident, ENTITIES)
+    handled = set(kwargs) | {"$schema", "type", "queue_settings", "limits", "resources"}
+    for key, value in job.items():
+        if key not in handled:
+            kwargs[key] = value
+
+    return _call("command", kwargs)
+
+
+def to_python(p: LaunchPlan, out_dir: Path | None = None) -> str:
+    """azure-ai-ml code that builds the same job as `to_yaml` and submits it when run."""
+    job = sdk_job(p, out_dir)
+    used = list(job.calls())
+    top = sorted({c.name for c in used if c.module == TOP})
+    entities = sorted({c.name for c in used if c.module == ENTITIES})
+    lines = [
+        f'"""{describe(p)}',
+        "",
+        "Made by dtrain-tui. Run it to submit the job; it needs",
+        "`pip install azure-ai-ml azure-identity` and a workspace config.json",
+        '(or edit the MLClient line)."""',
+        "",
+        f"from azure.ai.ml import MLClient, {', '.join(top)}",
+    ]
+    if entities:
+        lines.append(f"from azure.ai.ml.entities import {', '.join(entities)}")
+    lines += [
+        "from azure.identity import DefaultAzureCredential",
+        "",
+        "job = command(",
+        *(f"    {k}={_pretty(v, 4)}," for k, v in job.kwargs.items()),
+        ")",
+        "",
+        'if __name__ == "__main__":',
+        "    ml_client = MLClient.from_config(credential=DefaultAzureCredential())",
+        "    submitted = ml_client.jobs.create_or_update(job)",
+        "    print(submitted.name, submitted.studio_url)",
+        "",
+    ]
+    return "\n".join(lines)
