@@ -9,9 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from tui.core.spec import JobSpec
 
 # `--set` keys that take None when given an empty value.
@@ -133,6 +135,25 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("jobs", help="list local jobs and their status")
     p = sub.add_parser("cancel", help="stop a local job and every process it started")
     p.add_argument("name", metavar="NAME", help="the job's name (`dtrain-tui jobs` lists them)")
+
+    p = sub.add_parser(
+        "logs",
+        help="a job's log: the live job screen on a terminal, plain text when piped",
+    )
+    p.add_argument("name", metavar="NAME", help="the job's name (`dtrain-tui jobs` lists them)")
+    p.add_argument("--rank", type=int, default=0, metavar="N", help="whose log (default: 0)")
+    p.add_argument(
+        "--follow",
+        action="store_true",
+        help="without a UI: keep writing until the job ends; exit 0 if it completed, 1 if not",
+    )
+    p.add_argument(
+        "--target",
+        choices=tuple(LOG_BACKENDS),
+        default="local",
+        help="where the job runs (default: this machine)",
+    )
+    p.add_argument("--no-ui", action="store_true", help="write plain text even on a terminal")
     return parser
 
 
@@ -433,6 +454,80 @@ def cmd_cancel(args: argparse.Namespace) -> int:
     return 0
 
 
+def _local_backend():
+    from tui.backends.local import LocalBackend
+
+    return LocalBackend(detach=True)
+
+
+LOG_BACKENDS: dict[str, Callable[[], Any] | None] = {
+    "local": _local_backend,
+    "azure": None,  # the Azure ML backend plugs in here
+    "azureml": None,
+}
+"""Backend factories by `--target` name; None: not available in this version."""
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    from tui.backends.base import BackendError
+    from tui.logs.names import log_for_rank, rank_logs
+
+    factory = LOG_BACKENDS[args.target]
+    if factory is None:
+        raise CliError(f"--target {args.target}: following Azure ML jobs is not available yet")
+    backend = factory()
+    try:
+        job = backend.handle(args.name)
+        sources = backend.log_sources(job)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+    name = log_for_rank(sources, args.rank)
+    if name is None:
+        ranks = [r.rank for r in rank_logs(sources)]
+        known = f"ranks {ranks[0]}-{ranks[-1]}" if ranks else "no rank logs yet"
+        raise CliError(f"job {job.name} has no log for rank {args.rank} ({known})")
+    if sys.stdout.isatty() and not args.no_ui:
+        from tui.app import run_job
+
+        return run_job(backend, job, name)
+    return _write_log(backend, job, sources[name], follow=args.follow)
+
+
+def _write_log(backend, job, source, follow: bool) -> int:
+    """Write the log's lines to stdout: what is there now, or (`follow`) until the job ends."""
+    import asyncio
+
+    from tui.backends.base import JobState
+    from tui.logs.follower import LogFollower
+
+    async def job_ended() -> bool:
+        return (await asyncio.to_thread(backend.status, job)).is_terminal
+
+    async def copy() -> str | None:
+        follower = LogFollower(source, done=job_ended if follow else (lambda: True))
+        out = getattr(sys.stdout, "buffer", None)
+        async for update in follower:
+            if update.lines:
+                text = "\n".join(update.lines) + "\n"
+                if out is not None:
+                    out.write(text.encode("utf-8", "replace"))
+                    out.flush()
+                else:
+                    sys.stdout.write(text)
+                    sys.stdout.flush()
+        return follower.state.last_error if follower.state.phase == "failed" else None
+
+    error = asyncio.run(copy())
+    if error:
+        print(f"dtrain-tui: reading {source.name} failed: {error}", file=sys.stderr)
+        return 1
+    if not follow:
+        return 0
+    status = backend.status(job)
+    print(f"job {job.name}: {status.summary()}", file=sys.stderr)
+    return 0 if status.state is JobState.COMPLETED else 1
+
+
 COMMANDS = {
     None: cmd_wizard,
     "preview": cmd_preview,
@@ -442,6 +537,7 @@ COMMANDS = {
     "submit": cmd_submit,
     "jobs": cmd_jobs,
     "cancel": cmd_cancel,
+    "logs": cmd_logs,
 }
 
 

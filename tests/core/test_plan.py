@@ -58,6 +58,16 @@ def test_pytorch_per_node_wraps_the_script_in_torchrun_with_the_node_count():
     assert world.note == "replaces Azure ML's 2"  # AML alone would say 2 nodes × 1 process
 
 
+def test_per_node_launcher_process_gets_azure_mls_rank_of_the_node():
+    p = plan(JobSpec(launch="per_node", nodes=2, gpus_per_node=8))
+    node1 = {v.name: v.value for v in p.nodes[1].env}
+    assert (node1["RANK"], node1["LOCAL_RANK"], node1["WORLD_SIZE"]) == ("1", "0", "2")
+    worker = env(p, 9)
+    assert worker["OMP_NUM_THREADS"] == "1" and worker["TORCHELASTIC_USE_AGENT_STORE"] == "True"
+    own = plan(JobSpec(launch="per_node", env={"OMP_NUM_THREADS": "8"}))
+    assert env(own, 3)["OMP_NUM_THREADS"] == "8"  # torchrun only sets it when unset
+
+
 def test_accelerate_gets_machines_total_processes_and_main_process():
     p = plan(JobSpec(framework="huggingface", launch="per_node", nodes=2, gpus_per_node=8))
     assert p.command.startswith(
@@ -89,6 +99,7 @@ def test_horovod_uses_mpi_with_one_rank_per_gpu_and_open_mpi_vars():
         "OMPI_COMM_WORLD_SIZE": "8",
         "OMPI_COMM_WORLD_LOCAL_RANK": "2",
         "OMPI_COMM_WORLD_LOCAL_SIZE": "4",
+        "OMPI_COMM_WORLD_NODE_RANK": "2",  # the rank on its node, not the node's rank (1)
     }
     assert origin(p, 6, "OMPI_COMM_WORLD_RANK") is Origin.OPENMPI
     assert any("OMPI_COMM_WORLD_NODE_RANK is *not* the node rank" in e for e in p.explanations)

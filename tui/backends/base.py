@@ -1,8 +1,9 @@
 """What every backend offers: submit a `LaunchPlan`, then ask for its status, logs, or cancel it.
 
 The UI and the CLI speak only this protocol, so the local rehearsal and the Azure ML job look
-alike: the same states (Azure ML's names), the same log names (`user_logs/std_log_process_<rank>.txt`),
-the same failure report (which rank failed first, its exit code, its last lines).
+alike: the same states (Azure ML's names), the same log names
+(`user_logs/std_log_process_<rank>.txt`), the same failure report (which rank failed first, its
+exit code, its last lines).
 No Textual and no Azure imports here; blocking calls belong in a thread worker.
 """
 

@@ -159,6 +159,7 @@ class LocalBackend:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 cwd=jd.path,
+                env=dict(os.environ),  # what Python sees, even if a C library called setenv()
                 start_new_session=True,
             )
         jd.supervisor_file.write_text(f"{proc.pid} {start_time(proc.pid) or ''}")

@@ -7,11 +7,12 @@ and `mpirun` in the command are the ones installed beside dtrain-tui, CUDA_VISIB
 there are GPUs, and for per-node launchers the three variables that make torchrun tag each
 worker line with its rank (see `local_streams`).
 
-| plan | started here |
-|---|---|
-| per-process (and per-node without a spawning launcher), TensorFlow | one process per rank / task, output to its rank log |
-| per-node with torchrun / accelerate | one process per node (the node's command), output split per rank |
-| MPI (Horovod, DeepSpeed via mpi) | one real `mpirun -np <world>` running the job command; a small bash prelude sends each rank's output to its log by OMPI_COMM_WORLD_RANK |
+- per-process (and per-node without a spawning launcher), TensorFlow: one process per rank
+  (task), output to its rank log;
+- per-node with torchrun / accelerate: one process per node running the node's command, output
+  split per rank;
+- MPI (Horovod, DeepSpeed via mpi): one real `mpirun -np <processes>` running the job command; a
+  small bash prelude sends each MPI process's output to its log by OMPI_COMM_WORLD_RANK.
 """
 
 from __future__ import annotations
@@ -81,7 +82,9 @@ def find_tool(name: str, bin_dir: Path) -> str | None:
     return shutil.which(name)
 
 
-def _gpu_sets(plan: LaunchPlan, gpus: list[str]) -> tuple[dict[int, str], dict[int, str], list[str]]:
+def _gpu_sets(
+    plan: LaunchPlan, gpus: list[str]
+) -> tuple[dict[int, str], dict[int, str], list[str]]:
     """CUDA_VISIBLE_DEVICES per rank and per node: one GPU per rank, as on a real cluster."""
     if not gpus:
         return {}, {}, []
@@ -133,8 +136,15 @@ def build_launches(
                     gpu = by_node[node.node] if plan.spec.framework == "tensorflow" else None
                     env["CUDA_VISIBLE_DEVICES"] = gpu or by_rank[r.rank]
                 out.launches.append(
-                    Launch(_label(plan, r), [sh, "-c", node.command], env, r.log_file, "rank",
-                           [r.rank], node.node)
+                    Launch(
+                        _label(plan, r),
+                        [sh, "-c", node.command],
+                        env,
+                        r.log_file,
+                        "rank",
+                        [r.rank],
+                        node.node,
+                    )
                 )
             continue
         if plan.launcher == "torchrun" and not find_tool("torchrun", bin_dir):
@@ -147,8 +157,15 @@ def build_launches(
         if node.node in by_node:
             env["CUDA_VISIBLE_DEVICES"] = by_node[node.node]
         out.launches.append(
-            Launch(f"node {node.node}: {plan.launcher}", [sh, "-c", node.command], env, stream,
-                   "node", [r.rank for r in ranks], node.node)
+            Launch(
+                f"node {node.node}: {plan.launcher}",
+                [sh, "-c", node.command],
+                env,
+                stream,
+                "node",
+                [r.rank for r in ranks],
+                node.node,
+            )
         )
         out.streams[stream] = _stream(node, ranks)
     return out

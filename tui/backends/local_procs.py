@@ -30,7 +30,8 @@ class ProcInfo:
     ppid: int
     pgid: int
     start: str
-    """Start time in clock ticks since boot (Linux) or as `ps` prints it: equal means same process."""
+    """Start time (clock ticks since boot on Linux, else as `ps` prints it): same pid + same
+    start = same process."""
     state: str
 
 

@@ -28,6 +28,7 @@ import signal
 import subprocess
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,18 @@ SCAN_EVERY = 0.5
 SNAPSHOT_LIMIT = 300 << 20
 """Azure ML's limit for a job's code snapshot."""
 SNAPSHOT_IGNORE = frozenset(
-    {".git", ".venv", "venv", "__pycache__", "node_modules", ".mypy_cache", ".pytest_cache",
-     ".ruff_cache", ".tox", "outputs"}
+    {
+        ".git",
+        ".venv",
+        "venv",
+        "__pycache__",
+        "node_modules",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".tox",
+        "outputs",
+    }
 )
 
 
@@ -106,7 +117,11 @@ class Supervisor:
             )
         self._record_processes()
         self._update(state=JobState.RUNNING.value, started_at=now_iso())
-        return self._watch()
+        try:
+            return self._watch()
+        except Exception as err:  # a bug here must not leave the job's processes running
+            self.jd.log("supervisor error:\n" + traceback.format_exc())
+            return self._shutdown(JobState.FAILED, f"the local supervisor failed: {err}")
 
     def _watch(self) -> int:
         next_scan = 0.0
@@ -190,7 +205,9 @@ class Supervisor:
                     start_new_session=True,
                 )
         except OSError as err:
-            raise StartProblem(f"{launch['label']}: cannot start {launch['argv'][0]}: {err}") from None
+            raise StartProblem(
+                f"{launch['label']}: cannot start {launch['argv'][0]}: {err}"
+            ) from None
         self.started[proc.pid] = launch | {"popen": proc}
         self.jd.log(f"started {launch['label']}: pid {proc.pid}: {launch['argv'][-1]}")
 
@@ -222,7 +239,10 @@ class Supervisor:
                 launch = self.started.get(info.pid)
                 label = launch["label"] if launch else f"child of {info.ppid}"
                 self.seen[info.pid] = {
-                    "pid": info.pid, "start": info.start, "pgid": info.pgid, "label": label,
+                    "pid": info.pid,
+                    "start": info.start,
+                    "pgid": info.pgid,
+                    "label": label,
                 }
                 new = True
         if new:
@@ -289,7 +309,8 @@ class Supervisor:
                 if stream in self.routers:  # one MPI process per node ran a launcher
                     router = self.routers[stream]
                     found = torchrun_root_cause(router.launcher_text()) or (
-                        min(router.rank_logs), mpi_code
+                        min(router.rank_logs),
+                        mpi_code,
                     )
                 else:
                     found = mpi

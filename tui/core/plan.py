@@ -354,11 +354,31 @@ class _Env:
         return self._vars
 
 
+def _ompi(rank: int, local_rank: int, n: int, pcpi: int, one_host: bool) -> dict[str, object]:
+    """What Open MPI sets for one rank. On one host (the local target, mapped by slot) every
+    rank is local, so the local rank is the world rank."""
+    return {
+        "OMPI_COMM_WORLD_RANK": rank,
+        "OMPI_COMM_WORLD_SIZE": n * pcpi,
+        "OMPI_COMM_WORLD_LOCAL_RANK": rank if one_host else local_rank,
+        "OMPI_COMM_WORLD_LOCAL_SIZE": n * pcpi if one_host else pcpi,
+        # Despite the name, this is the rank among *all jobs'* processes on the node.
+        "OMPI_COMM_WORLD_NODE_RANK": rank if one_host else local_rank,
+    }
+
+
 def _torchrun_worker_env(
     env: _Env, origin: Origin, n: int, g: int, node: int, local: int, addr: str, port: int
 ) -> None:
+    # torch.distributed.run (which `accelerate launch` uses too) sets these only when unset.
+    defaults = {"TORCH_NCCL_ASYNC_ERROR_HANDLING": "1"}
+    if g > 1:
+        defaults["OMP_NUM_THREADS"] = "1"  # with a warning in the log, to avoid oversubscription
+    env.set(origin, **{k: v for k, v in defaults.items() if k not in env.vars})
     env.set(
         origin,
+        TORCHELASTIC_USE_AGENT_STORE="True",
+        TORCHELASTIC_SIGNALS_TO_HANDLE="SIGTERM,SIGINT,SIGHUP,SIGQUIT",
         RANK=node * g + local,
         LOCAL_RANK=local,
         WORLD_SIZE=n * g,
@@ -412,6 +432,11 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
                 WORLD_SIZE=n * pcpi,
                 NODE_RANK=node,
             )
+        if pcpi == 1:  # the one process Azure ML starts here (the launcher, per-node)
+            if mpi:
+                node_env.set(Origin.OPENMPI, **_ompi(node, 0, n, 1, local))
+            else:
+                node_env.set(Origin.AZUREML, RANK=node, LOCAL_RANK=0)
         node_envs.append(node_env)
         refs = _Refs(str(node), addr, str(port), str(node), f"{addr}:{port}")
         nodes.append(
@@ -424,14 +449,7 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
         started = local_rank if pcpi > 1 else 0  # the process Azure ML / mpirun started
         started_rank = node * pcpi + started
         if mpi:
-            env.set(
-                Origin.OPENMPI,
-                OMPI_COMM_WORLD_RANK=started_rank,
-                OMPI_COMM_WORLD_SIZE=n * pcpi,
-                # One host runs every rank locally, so Open MPI counts them all as local.
-                OMPI_COMM_WORLD_LOCAL_RANK=started_rank if local else started,
-                OMPI_COMM_WORLD_LOCAL_SIZE=n * pcpi if local else pcpi,
-            )
+            env.set(Origin.OPENMPI, **_ompi(started_rank, started, n, pcpi, local))
             if spec.launch == "per_node":
                 env.set(Origin.COMMAND, NODE_RANK=node, MASTER_ADDR=addr, MASTER_PORT=port)
         else:
@@ -446,8 +464,8 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
     if mpi and local and n > 1:
         warnings.append(
             f"On this machine all {n} simulated nodes are one host, so Open MPI reports "
-            f"OMPI_COMM_WORLD_LOCAL_RANK 0..{world - 1} and LOCAL_SIZE {n * pcpi}; on the cluster "
-            f"they are 0..{pcpi - 1} and {pcpi} per node."
+            f"OMPI_COMM_WORLD_LOCAL_RANK 0..{n * pcpi - 1} and LOCAL_SIZE {n * pcpi}; on the "
+            f"cluster they are 0..{pcpi - 1} and {pcpi} per node."
         )
     return LaunchPlan(
         spec=spec,

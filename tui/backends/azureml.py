@@ -1,0 +1,371 @@
+"""`AzureMLBackend`: submit a plan with azure-ai-ml, follow its status and every rank's log, cancel.
+
+```python
+backend = AzureMLBackend()                          # workspace from env or config.json
+for line in backend.preflight(p): print(line)       # workspace, sign-in, cluster and quota check
+job = backend.submit(p)                             # JobHandle(name, studio URL)
+backend.status(job).state                           # JobState.RUNNING …
+backend.log_sources(job)["user_logs/std_log_process_3.txt"]   # an HTTP Range source
+backend.cancel(job)
+```
+The job is `azure.ai.ml.command(...)` built from `sdk_job(plan)`, the same tree of calls the
+Python export prints, made into objects here. Its name is chosen before the first request, so
+a retried submit (by the SDK after a lost response, or by the user after an error) finds the job
+it created instead of making a second one. Every method blocks on the network: call it from a
+thread worker. `azure.*` is imported inside functions only (azure.ai.ml costs over a second).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import itertools
+import re
+import secrets
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any
+
+from tui.backends.azureml_compute import ComputeCheck, check_compute, compute_name
+from tui.backends.azureml_errors import azure_errors, explain, one_line
+from tui.backends.azureml_logs import RunLogs, list_datastore_logs
+from tui.backends.azureml_status import build_status, job_state
+from tui.backends.azureml_workspace import (
+    SIGN_IN_TIMEOUT,
+    CachedCredential,
+    Workspace,
+    check_sign_in,
+    default_credential,
+    find_workspace,
+)
+from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, JobStatus
+from tui.core.plan import LaunchPlan
+from tui.core.sdk import Call, sdk_job
+from tui.logs.names import rank_logs
+
+TAIL_BYTES = 4096
+"""How much of a failed rank's log the status reads for its last lines."""
+TAIL_SCAN_RANKS = 16
+"""A failure that names no log: how many rank logs are scanned for the first traceback."""
+_RUNNING = {"Running", "Finalizing", "CancelRequested", "NotResponding", "Starting"}
+_SDK_REFUSALS = {"ValidationException", "ValidationError", "UserErrorException", "MlException"}
+
+
+@dataclass(frozen=True)
+class JobSummary:
+    """One line of `jobs.list`: what the attach list shows."""
+
+    handle: JobHandle
+    state: JobState
+    azure_status: str
+    display_name: str
+    experiment: str
+    created_at: datetime | None
+
+
+def build(value: Any) -> Any:
+    """`Call`s made real: the named class from the named module, called with built arguments."""
+    if isinstance(value, Call):
+        target = getattr(importlib.import_module(value.module), value.name)
+        return target(**{k: build(v) for k, v in value.kwargs.items()})
+    if isinstance(value, dict):
+        return {k: build(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(build(v) for v in value)
+    return value
+
+
+def new_job_name(plan: LaunchPlan) -> str:
+    """`ddp-2x8-20250101-120000-1a2b3c`: readable, sortable, unique in a workspace."""
+    spec = plan.spec
+    base = re.sub(r"[^a-z0-9]+", "-", (spec.display_name or spec.experiment or spec.framework).lower())
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return f"{base.strip('-')[:40] or 'job'}-{stamp}-{secrets.token_hex(3)}"
+
+
+class AzureMLBackend:
+    """Jobs in one Azure ML workspace.
+
+    `workspace` (or the three flags) names it; otherwise it is found in the environment or a
+    config.json on first use. `credential` is any azure-identity style credential (tests pass a
+    static one); by default `DefaultAzureCredential` without the slow sources, checked within
+    `sign_in_timeout` seconds. `client_kwargs` go to `MLClient` (e.g. `transport=`, `retry_total=`).
+    """
+
+    name = "azureml"
+
+    def __init__(
+        self,
+        workspace: Workspace | None = None,
+        credential: Any = None,
+        *,
+        subscription: str | None = None,
+        resource_group: str | None = None,
+        workspace_name: str | None = None,
+        sign_in_timeout: float = SIGN_IN_TIMEOUT,
+        client_kwargs: dict[str, Any] | None = None,
+    ) -> None:
+        self._workspace = workspace
+        self._flags = (subscription, resource_group, workspace_name)
+        self._credential = credential
+        self._signed_in = False
+        self.sign_in_timeout = sign_in_timeout
+        self.client_kwargs = dict(client_kwargs or {})
+        self._client: Any = None
+        self._lock = threading.RLock()
+        self._pending: dict[str, str] = {}
+        """Job fingerprint → the name of a submit whose outcome is unknown (reused on retry)."""
+        self._logs: dict[str, RunLogs] = {}
+        self._final: dict[str, JobStatus] = {}
+
+    # ---- workspace, sign-in, client -----------------------------------------------------
+
+    @property
+    def workspace(self) -> Workspace:
+        """The workspace (no network); BackendError says how to configure one."""
+        if self._workspace is None:
+            self._workspace = find_workspace(*self._flags)
+        return self._workspace
+
+    def sign_in(self) -> None:
+        """Get a token within `sign_in_timeout` s, or raise BackendError saying what to do."""
+        with self._lock:
+            if self._signed_in:
+                return
+            if self._credential is None:
+                self._credential = CachedCredential(default_credential())
+            elif not isinstance(self._credential, CachedCredential):
+                self._credential = CachedCredential(self._credential)
+            check_sign_in(self._credential, self.sign_in_timeout)
+            self._signed_in = True
+
+    @property
+    def ml_client(self) -> Any:
+        """The `MLClient`, made after the workspace is known and the sign-in works."""
+        with self._lock:
+            if self._client is None:
+                ws = self.workspace
+                self.sign_in()
+                from azure.ai.ml import MLClient
+
+                self._client = MLClient(
+                    self._credential, ws.subscription_id, ws.resource_group, ws.name,
+                    **self.client_kwargs,
+                )  # fmt: skip
+            return self._client
+
+    def preflight(self, plan: LaunchPlan) -> Iterator[str]:
+        """Lines for the Submit step, one at a time: workspace, sign-in, cluster, quota.
+
+        Raises BackendError (one line with the fix) at the first thing that stops a submit.
+        """
+        yield f"Workspace {self.workspace.describe()}"
+        self.sign_in()
+        yield "Signed in to Azure."
+        yield from self.check_compute(plan).lines()
+
+    def check_compute(self, plan: LaunchPlan) -> ComputeCheck:
+        """The cluster's size, node limit and quota against the plan (see `azureml_compute`)."""
+        return check_compute(self.ml_client, plan, self.workspace)
+
+    # ---- the protocol -------------------------------------------------------------------
+
+    def submit(self, plan: LaunchPlan, name: str | None = None) -> JobHandle:
+        """Create the job; returns its handle (name, Studio URL) once Azure ML accepted it.
+
+        Submitting the same plan again after a failure whose outcome is unknown (a lost
+        response, a timeout, a server error) reuses the name, and returns the job if the first
+        attempt created it.
+        """
+        if plan.target.kind != "azureml":
+            raise BackendError("this plan was made for this machine; plan it for Azure ML")
+        call = sdk_job(plan)
+        fingerprint = hashlib.sha256(repr(call).encode()).hexdigest()
+        ws = self.workspace
+        with self._lock:
+            reused = name is None and fingerprint in self._pending
+            name = name or self._pending.get(fingerprint) or call.kwargs.get("name")
+            name = name or new_job_name(plan)
+        ml = self.ml_client
+        if reused:
+            existing = self._get_job(name)
+            if existing is not None:
+                self._pending.pop(fingerprint, None)
+                return self._handle(existing)
+        try:
+            job = build(replace(call, kwargs={**call.kwargs, "name": name}))
+        except Exception as err:
+            raise explain(err, ws, f"building job {name}") from None
+        with self._lock:
+            self._pending[fingerprint] = name
+        try:
+            created = ml.jobs.create_or_update(job)
+        except Exception as err:
+            status = getattr(getattr(err, "response", None), "status_code", None)
+            if (status is not None and 400 <= status < 500) or type(err).__name__ in _SDK_REFUSALS:
+                self._pending.pop(fingerprint, None)
+                raise explain(err, ws, f"submitting job {name}", compute=compute_name(plan)) from None
+            problem = explain(err, ws, f"submitting job {name}")
+            raise BackendError(
+                f"{problem}; it may have been created: submit again to find it (it cannot run twice)"
+            ) from None
+        self._pending.pop(fingerprint, None)
+        return self._handle(created)
+
+    def status(self, job: JobHandle) -> JobStatus:
+        """`jobs.get` for the state, the run's details for times, the error and the logs."""
+        self._check(job)
+        final = self._final.get(job.name)
+        if final is not None:
+            return final
+        ws = self.workspace
+        ml = self.ml_client
+        with azure_errors(ws, f"reading job {job.name}", job=job.name):
+            entity = ml.jobs.get(job.name)
+        details = self._details(job.name)
+        files = dict(getattr(details, "log_files", None) or {})
+        error = _run_error(details)
+        state, _ = job_state(entity.status)
+        tails: dict[str, str] | None = None
+        if state is JobState.FAILED:
+            tails = self._failure_tails(error, files)
+        created = getattr(getattr(entity, "creation_context", None), "created_at", None)
+        status = build_status(
+            entity.status,
+            created_at=created if isinstance(created, datetime) else None,
+            started_at=getattr(details, "start_time_utc", None),
+            ended_at=getattr(details, "end_time_utc", None),
+            error=error,
+            log_names=files,
+            tails=tails,
+        )
+        if status.is_terminal:
+            self._final[job.name] = status
+        return status
+
+    def log_sources(self, job: JobHandle) -> dict[str, Any]:
+        """Every log Azure ML lists for the job, rank logs first; each re-reads its URL on 403."""
+        self._check(job)
+        logs = self._run_logs(job.name)
+        return logs.sources(logs.files())
+
+    def cancel(self, job: JobHandle, timeout: float = 120.0) -> None:
+        """Ask Azure ML to cancel; returns when it accepted (the job then goes Canceled)."""
+        self._check(job)
+        if self.status(job).is_terminal:
+            return
+        ws = self.workspace
+        with azure_errors(ws, f"canceling job {job.name}", job=job.name):
+            poller = self.ml_client.jobs.begin_cancel(job.name, polling_interval=1)
+            poller.result(timeout=timeout)
+
+    # ---- more than the protocol ---------------------------------------------------------
+
+    def handle(self, name: str) -> JobHandle:
+        """The job called `name` in the workspace; raises JobNotFound."""
+        entity = self._get_job(name)
+        if entity is None:
+            raise JobNotFound(f"no job named {name} in workspace {self.workspace.name}")
+        return self._handle(entity)
+
+    def recent_jobs(self, limit: int = 25) -> list[JobSummary]:
+        """The newest `limit` jobs of the workspace (`jobs.list`), for attaching to one."""
+        ws = self.workspace
+        found = []
+        with azure_errors(ws, "listing jobs"):
+            for entity in itertools.islice(self.ml_client.jobs.list(), limit):
+                state, _ = job_state(entity.status)
+                created = getattr(getattr(entity, "creation_context", None), "created_at", None)
+                found.append(
+                    JobSummary(
+                        self._handle(entity),
+                        state,
+                        str(entity.status or ""),
+                        str(getattr(entity, "display_name", None) or ""),
+                        str(getattr(entity, "experiment_name", None) or ""),
+                        created if isinstance(created, datetime) else None,
+                    )
+                )
+        found.sort(key=lambda s: s.created_at or datetime.min.astimezone(), reverse=True)
+        return found
+
+    # ---- inside -------------------------------------------------------------------------
+
+    def _check(self, job: JobHandle) -> None:
+        if job.backend != self.name:
+            raise BackendError(f"job {job.name} belongs to the {job.backend} backend, not azureml")
+
+    def _handle(self, entity: Any) -> JobHandle:
+        return JobHandle(self.name, entity.name, str(getattr(entity, "studio_url", "") or ""))
+
+    def _get_job(self, name: str) -> Any:
+        """The job entity, or None when the workspace has no job of that name."""
+        try:
+            with azure_errors(self.workspace, f"reading job {name}", job=name):
+                return self.ml_client.jobs.get(name)
+        except JobNotFound:
+            return None
+
+    def _details(self, name: str) -> Any:
+        with azure_errors(self.workspace, f"reading the run details of {name}", job=name):
+            return self.ml_client.jobs._runs_operations.get_run_details(name)
+
+    def _run_logs(self, name: str) -> RunLogs:
+        with self._lock:
+            if name not in self._logs:
+                self._logs[name] = RunLogs(lambda: self._log_files(name))
+            return self._logs[name]
+
+    def _log_files(self, name: str) -> dict[str, str]:
+        """Run History's `logFiles`; while it lists none for a running job, the datastore's."""
+        details = self._details(name)
+        files = dict(getattr(details, "log_files", None) or {})
+        if files or getattr(details, "status", None) not in _RUNNING:
+            return files
+        try:
+            with azure_errors(self.workspace, f"listing the logs of {name}", job=name):
+                return list_datastore_logs(self.ml_client, self.ml_client.jobs.get(name))
+        except BackendError:
+            return {}
+
+    def _failure_tails(self, error: str, files: dict[str, str]) -> dict[str, str]:
+        """The last lines of the log the error names, else of the first rank logs."""
+        from tui.backends.azureml_status import failed_log
+
+        named, _, _ = failed_log(error, files)
+        names = [named] if named in files else [r.name for r in rank_logs(files)]
+        tails = {}
+        for log in names[:TAIL_SCAN_RANKS]:
+            tail = _tail(files[log])
+            if tail is not None:
+                tails[log] = tail
+        return tails
+
+
+def _run_error(details: Any) -> str:
+    """The run's error message as one line ("" when none)."""
+    error = getattr(details, "error", None)
+    inner = getattr(error, "error", None) or error
+    message = getattr(inner, "message", None)
+    return one_line(str(message)) if message else ""
+
+
+def _tail(url: str) -> str | None:
+    """The last TAIL_BYTES of a log, from the start of its first whole line; None on failure."""
+    import httpx
+
+    try:
+        with httpx.Client(timeout=10.0) as client:
+            head = client.head(url)
+            size = int(head.headers.get("content-length", "0")) if head.status_code == 200 else 0
+            start = max(0, size - TAIL_BYTES)
+            response = client.get(url, headers={"Range": f"bytes={start}-"})
+            if response.status_code not in (200, 206):
+                return None
+            body = response.content if response.status_code == 206 else response.content[start:]
+    except (httpx.HTTPError, ValueError):
+        return None
+    text = body.decode("utf-8", errors="replace")
+    return text.split("\n", 1)[1] if start > 0 and "\n" in text else text

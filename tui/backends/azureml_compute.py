@@ -1,0 +1,145 @@
+"""Before submitting: does the cluster fit the plan, and is there quota for it?
+
+A job on a cluster too small for it does not fail, it waits: `max_instances` below the node
+count queues it forever, a VM size with fewer GPUs than processes per node oversubscribes them,
+and missing vCPU quota keeps it Queued. Saying so before the submit saves an afternoon.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tui.backends.azureml_errors import azure_errors, one_line
+from tui.core.catalog import find_sku
+
+if TYPE_CHECKING:
+    from tui.backends.azureml_workspace import Workspace
+    from tui.core.plan import LaunchPlan
+
+
+@dataclass
+class ComputeCheck:
+    """What was found (`facts`) and what may go wrong (`warnings`), one line each."""
+
+    facts: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.warnings
+
+    def lines(self) -> list[str]:
+        return self.facts + [f"warning: {w}" for w in self.warnings]
+
+
+def compute_name(plan: LaunchPlan) -> str | None:
+    """The cluster the job names, without `azureml:`; None for serverless compute."""
+    compute = plan.spec.compute
+    return compute.removeprefix("azureml:") if compute else None
+
+
+def check_compute(ml_client: Any, plan: LaunchPlan, ws: Workspace) -> ComputeCheck:
+    """The cluster's size and node limit against the plan, and the vCPU quota for its family.
+
+    A cluster that does not exist raises BackendError (the submit would fail); a quota lookup
+    that fails is reported as a fact, never an error.
+    """
+    check = ComputeCheck()
+    name = compute_name(plan)
+    nodes = plan.instance_count
+    if name is None:
+        check.facts.append("compute: serverless (Azure ML picks the nodes; nothing to check)")
+        return check
+    with azure_errors(ws, f"looking up compute {name}", compute=name):
+        compute = ml_client.compute.get(name)
+    kind = str(getattr(compute, "type", "") or "").lower()
+    if kind != "amlcompute":
+        check.facts.append(f"compute {name}: {kind or 'unknown type'}")
+        if kind == "computeinstance" and nodes > 1:
+            check.warnings.append(
+                f"compute {name} is a compute instance (one machine) but the job needs "
+                f"{nodes} nodes; choose a compute cluster"
+            )
+        return check
+    size = str(getattr(compute, "size", "") or "")
+    low = getattr(compute, "min_instances", None)
+    high = getattr(compute, "max_instances", None)
+    tier = getattr(compute, "tier", None)
+    tier_text = f", {tier.replace('_', ' ')}" if tier else ""
+    check.facts.append(f"cluster {name}: {size or 'unknown size'}, {low}–{high} nodes{tier_text}")
+    if high is not None and high < nodes:
+        check.warnings.append(
+            f"cluster {name} scales to at most {high} node{'s' if high != 1 else ''} but the job "
+            f"needs {nodes}; it would wait in the queue forever: raise the cluster's maximum "
+            "nodes (Studio → Compute → the cluster → Edit) or choose fewer nodes"
+        )
+    _check_size(check, plan, name, size)
+    _check_quota(check, ml_client, size, nodes, tier)
+    return check
+
+
+def _check_size(check: ComputeCheck, plan: LaunchPlan, name: str, size: str) -> None:
+    spec = plan.spec
+    chosen = spec.sku
+    if chosen and size and size.lower() != chosen.lower():
+        check.warnings.append(
+            f"cluster {name} runs {size}, not {chosen} that the plan was made for; choose "
+            f"{size} in Resources (or another cluster) so the review shows what will run"
+        )
+    actual = find_sku(size) if size else None
+    if actual is None:
+        return
+    per_node = plan.nodes[0].workers if plan.distribution.type != "tensorflow" else 1
+    if actual.gpus < per_node:
+        check.warnings.append(
+            f"{size} has {actual.gpus} GPU{'s' if actual.gpus != 1 else ''} per node but the plan "
+            f"runs {per_node} processes per node; lower GPUs per node to {actual.gpus} or choose "
+            "a larger size"
+        )
+    if plan.instance_count > 1 and not actual.nccl_can_use_infiniband:
+        check.warnings.append(
+            f"{size} has no InfiniBand NCCL can use: {plan.instance_count} nodes will exchange "
+            "gradients over Ethernet"
+        )
+
+
+def _check_quota(
+    check: ComputeCheck, ml_client: Any, size: str, nodes: int, tier: str | None
+) -> None:
+    if not size:
+        return
+    try:
+        vm = next((s for s in ml_client.compute.list_sizes() if s.name.lower() == size.lower()), None)
+        if vm is None or not vm.family:
+            check.facts.append(f"quota: {size} is not offered in the workspace's region")
+            return
+        family = vm.family.lower()
+        usages = list(ml_client.compute.list_usage())
+    except Exception as err:  # quota is a nicety: any failure is reported, never raised
+        check.facts.append(f"quota: not available ({one_line(str(err)) or type(err).__name__})")
+        return
+    low_priority = (tier or "").lower().replace(" ", "_") == "low_priority"
+    if low_priority:
+        usage = next((u for u in usages if _usage_name(u) == "totallowprioritycores"), None)
+    else:
+        usage = next((u for u in usages if _usage_name(u) == family), None)
+    if usage is None or usage.limit is None:
+        check.facts.append(f"quota: no usage figure for {vm.family}")
+        return
+    vcpus = (vm.v_cp_us or 0) * nodes
+    used, limit = int(usage.current_value or 0), int(usage.limit)
+    label = "low-priority" if low_priority else vm.family
+    check.facts.append(f"quota: {label} {used} of {limit} vCPUs in use; the job needs {vcpus}")
+    if vcpus > limit - used:
+        check.warnings.append(
+            f"not enough {label} quota: {limit - used} vCPUs free, the job needs {nodes} × "
+            f"{vm.v_cp_us} = {vcpus}; it will wait in the queue: request more (portal → "
+            "Quotas) or use fewer nodes"
+        )
+
+
+def _usage_name(usage: Any) -> str:
+    name = getattr(usage, "name", None)
+    value = getattr(name, "value", None) or ""
+    return str(value).lower()

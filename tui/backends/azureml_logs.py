@@ -1,0 +1,190 @@
+"""A run's logs as `HttpRangeSource`s over the SAS URLs Azure ML hands out, refreshed on expiry.
+
+Run History's run details list every log of a job (`logFiles`: name → SAS URL): each rank's
+`user_logs/std_log_process_N.txt`, TensorFlow's per-task logs, `system_logs/…`. One `RunLogs`
+per job holds the latest listing; when a URL expires (403) its source asks for a fresh one, and
+sources that expire together share one Run History call. This works where `jobs.stream()` fails
+(identity-only datastores), and reads only new bytes (`Range`).
+
+While a job runs, Run History can list no logs yet; then the job's folder in the artifact
+datastore (`outputs.default`, `ExperimentRun/dcid.<name>/`) is listed and read-only SAS URLs are
+made with the datastore's account key, the way `jobs.stream()` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from tui.logs.names import ordered
+from tui.logs.sources import DEFAULT_TIMEOUT, HttpRangeSource
+
+SHARE_LISTING_FOR = 1.0
+"""Seconds a fresh listing serves every source that asks; one Run History call per expiry."""
+LOG_FOLDERS = ("user_logs/", "system_logs/", "azureml-logs/", "logs/")
+FALLBACK_SAS_MINUTES = 30
+"""Lifetime of the SAS URLs made from a datastore key (what `jobs.stream()` uses)."""
+
+
+class RunLogs:
+    """The latest `{log name: URL}` of one run, shared by its sources.
+
+    `fetch` returns a fresh listing (it calls Run History, and may block); it runs in a thread.
+    """
+
+    def __init__(self, fetch: Callable[[], dict[str, str]]) -> None:
+        self._fetch = fetch
+        self._lock = threading.Lock()
+        self._files: dict[str, str] = {}
+        self._fetched_at = -math.inf
+
+    def files(self, max_age: float = 0.0) -> dict[str, str]:
+        """The listing, fetched again unless the last one is at most `max_age` s old."""
+        with self._lock:
+            if time.monotonic() - self._fetched_at > max_age:
+                self._files = self._fetch()
+                self._fetched_at = time.monotonic()
+            return dict(self._files)
+
+    async def url(self, name: str) -> str:
+        """A URL for `name` that works now (HttpRangeSource's url_provider)."""
+        files = await asyncio.to_thread(self.files, SHARE_LISTING_FOR)
+        if name not in files:
+            raise LookupError(f"Azure ML no longer lists {name}")
+        return files[name]
+
+    def sources(self, files: dict[str, str]) -> dict[str, LazyRangeSource]:
+        """A source per log, rank logs first in rank order."""
+        return {
+            name: LazyRangeSource(name, files[name], lambda n=name: self.url(n))
+            for name in ordered(files)
+        }
+
+
+class LazyRangeSource:
+    """An `HttpRangeSource` made on first read: a 1,024-rank job's logs cost nothing unread."""
+
+    def __init__(self, name: str, url: str, url_provider: Callable[[], Any]) -> None:
+        self.name = name
+        self._url = url
+        self._url_provider = url_provider
+        self._source: HttpRangeSource | None = None
+
+    @property
+    def source(self) -> HttpRangeSource:
+        if self._source is None:
+            client = httpx.AsyncClient(timeout=DEFAULT_TIMEOUT, verify=_ssl_context())
+            self._source = _OwningRangeSource(
+                self._url_provider, client, name=self.name, url=self._url
+            )
+        return self._source
+
+    @property
+    def url_refreshes(self) -> int:
+        return self._source.url_refreshes if self._source else 0
+
+    async def read(self, offset: int, limit: int | None = None) -> bytes:
+        return await self.source.read(offset, limit)
+
+    async def size(self) -> int | None:
+        return await self.source.size()
+
+    async def aclose(self) -> None:
+        if self._source is not None:
+            await self._source.aclose()
+
+    def __repr__(self) -> str:
+        return f"LazyRangeSource({self.name!r})"
+
+
+class _OwningRangeSource(HttpRangeSource):
+    """An HttpRangeSource that closes the client made for it (with a shared SSL context)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._own_client = True
+
+
+_SSL: dict[tuple[str, str], Any] = {}
+
+
+def _ssl_context() -> Any:
+    """One SSL context for every log client (making one per client costs ~80 ms); like httpx's
+    default it honours SSL_CERT_FILE / SSL_CERT_DIR."""
+    import os
+
+    key = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", ""))
+    if key not in _SSL:
+        _SSL[key] = httpx.create_ssl_context()
+    return _SSL[key]
+
+
+# ---------------------------------------------------------------------------------------------
+# The fallback: list the job's folder in the artifact datastore
+
+
+def datastore_folder(job: Any) -> tuple[str, str] | None:
+    """(datastore name, folder) of the job's default output, or None when it has none."""
+    outputs = getattr(job, "outputs", None) or {}
+    default = outputs.get("default") if isinstance(outputs, dict) else None
+    path = getattr(default, "path", None) or (
+        default.get("path") if isinstance(default, dict) else None
+    )
+    prefix = "azureml://datastores/"
+    if not isinstance(path, str) or not path.startswith(prefix):
+        return None
+    store, _, folder = path[len(prefix) :].partition("/paths/")
+    if not folder:
+        store, _, folder = path[len(prefix) :].partition("/")
+    return (store, folder.strip("/")) if store and folder else None
+
+
+def list_datastore_logs(ml_client: Any, job: Any) -> dict[str, str]:
+    """`{log name: SAS URL}` for the log files under the job's default output folder.
+
+    Needs a datastore with an account key or a SAS token (an identity-only datastore cannot sign
+    URLs this way; Run History's listing is the only source there).
+    """
+    found = datastore_folder(job)
+    if found is None:
+        return {}
+    store_name, folder = found
+    from datetime import datetime, timedelta, timezone
+    from urllib.parse import quote
+
+    from azure.storage.blob import BlobSasPermissions, ContainerClient, generate_blob_sas
+
+    store = ml_client.datastores.get(store_name, include_secrets=True)
+    credentials = getattr(store, "credentials", None)
+    key = getattr(credentials, "account_key", None)
+    sas_token = getattr(credentials, "sas_token", None)
+    if not key and not sas_token:
+        return {}
+    account_url = f"{store.protocol}://{store.account_name}.blob.{store.endpoint}"
+    container = ContainerClient(account_url, store.container_name, credential=key or sas_token)
+    expiry = datetime.now(timezone.utc) + timedelta(minutes=FALLBACK_SAS_MINUTES)
+    files: dict[str, str] = {}
+    with container:
+        for blob in container.list_blobs(name_starts_with=f"{folder}/"):
+            name = blob.name[len(folder) + 1 :]
+            if not name.startswith(LOG_FOLDERS):
+                continue
+            if key:
+                sas = generate_blob_sas(
+                    store.account_name,
+                    store.container_name,
+                    blob.name,
+                    account_key=key,
+                    permission=BlobSasPermissions(read=True),
+                    expiry=expiry,
+                )
+            else:
+                sas = sas_token.lstrip("?")
+            files[name] = f"{account_url}/{store.container_name}/{quote(blob.name)}?{sas}"
+    return files

@@ -1,0 +1,274 @@
+"""Which Azure ML workspace, and who is signed in: found without importing azure.ai.ml.
+
+The workspace comes from flags, then the environment (`AZURE_SUBSCRIPTION_ID`,
+`AZURE_RESOURCE_GROUP`, `AZUREML_WORKSPACE_NAME`), then a `config.json` found the way
+`MLClient.from_config` finds one, field by field. The credential is `DefaultAzureCredential`
+without the sources that make a laptop wait (managed identity, VS Code, PowerShell, …), and the
+sign-in check asks it for a token in a daemon thread with a deadline, so "not signed in" is one
+line within a second or two, never a hang and never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+from typing import Any
+
+from tui.backends.base import BackendError
+
+ENV_SUBSCRIPTION = "AZURE_SUBSCRIPTION_ID"
+ENV_RESOURCE_GROUP = "AZURE_RESOURCE_GROUP"
+ENV_WORKSPACE = "AZUREML_WORKSPACE_NAME"
+ARM_SCOPE = "https://management.azure.com/.default"
+SIGN_IN_TIMEOUT = 20.0
+"""Seconds the sign-in check waits for a token (the Azure CLI takes one to three)."""
+
+# The order MLClient.from_config searches in (azure-ai-ml 1.35, `_ml_client.py`): each pair is
+# looked for in the start folder and up to 20 parents before the next pair is tried.
+_CONFIG_DIRS = (".azureml", "aml_config", None)
+_CONFIG_FILES = ("config.json", "project.json")
+_CONFIG_LEVELS = 20
+
+NOT_SIGNED_IN = (
+    "not signed in to Azure: run `az login` (or `azd auth login`), or set AZURE_TENANT_ID, "
+    "AZURE_CLIENT_ID and AZURE_CLIENT_SECRET for a service principal"
+)
+NO_WORKSPACE = (
+    "no Azure ML workspace configured: pass --subscription, --resource-group and --workspace, "
+    f"set {ENV_SUBSCRIPTION}, {ENV_RESOURCE_GROUP} and {ENV_WORKSPACE}, or put the workspace's "
+    "config.json (Azure portal → the workspace → Download config.json) in this folder or .azureml/"
+)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """An Azure ML workspace's coordinates, and where each came from."""
+
+    subscription_id: str
+    resource_group: str
+    name: str
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+    """Field → "flag", "env AZURE_…" or the config file's path."""
+
+    @property
+    def arm_id(self) -> str:
+        return (
+            f"/subscriptions/{self.subscription_id}/resourceGroups/{self.resource_group}"
+            f"/providers/Microsoft.MachineLearningServices/workspaces/{self.name}"
+        )
+
+    def describe(self) -> str:
+        """`ws (resource group rg, subscription 1234…) from config.json at /path`."""
+        where = sorted(set(self.sources.values()))
+        origin = f" from {', '.join(where)}" if where else ""
+        return (
+            f"{self.name} (resource group {self.resource_group}, "
+            f"subscription {self.subscription_id}){origin}"
+        )
+
+
+def find_config(start: Path | str | None = None) -> Path | None:
+    """The config file `MLClient.from_config(path=start)` would read, or None."""
+    base = Path.cwd() if start is None else Path(start)
+    if base.is_file():
+        return base
+    for folder, name in product(_CONFIG_DIRS, _CONFIG_FILES):
+        relative = Path(folder, name) if folder else Path(name)
+        current = base.resolve()
+        for _level in range(_CONFIG_LEVELS + 1):
+            candidate = current / relative
+            if candidate.is_file():
+                return candidate
+            if current.parent == current:
+                break
+            current = current.parent
+    return None
+
+
+def read_config(path: Path) -> dict[str, str]:
+    """subscription_id, resource_group, workspace_name from a config.json (or its `Scope`)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise BackendError(f"{path}: cannot read it ({err.strerror})") from None
+    except ValueError:
+        raise BackendError(f"{path}: not valid JSON; download it again from the portal") from None
+    if not isinstance(data, dict):
+        raise BackendError(f"{path}: expected a JSON object with subscription_id, …")
+    scope = data.get("Scope")
+    if isinstance(scope, str) and scope:
+        pieces = scope.split("/")
+        if len(pieces) < 9:
+            raise BackendError(f"{path}: Scope {scope!r} is not a workspace's resource id")
+        return {
+            "subscription_id": pieces[2],
+            "resource_group": pieces[4],
+            "workspace_name": pieces[8],
+        }
+    missing = [k for k in ("subscription_id", "resource_group", "workspace_name") if not data.get(k)]
+    if missing:
+        raise BackendError(f"{path}: missing {', '.join(missing)}; download it again from the portal")
+    return {k: str(data[k]) for k in ("subscription_id", "resource_group", "workspace_name")}
+
+
+def find_workspace(
+    subscription: str | None = None,
+    resource_group: str | None = None,
+    workspace: str | None = None,
+    *,
+    environ: Mapping[str, str] | None = None,
+    start: Path | str | None = None,
+) -> Workspace:
+    """The workspace from flags, else the environment, else config.json, field by field.
+
+    Reads no network and imports no Azure package; raises BackendError saying how to configure
+    one when a field is found nowhere.
+    """
+    env = os.environ if environ is None else environ
+    flags = {
+        "subscription_id": subscription,
+        "resource_group": resource_group,
+        "workspace_name": workspace,
+    }
+    env_names = {
+        "subscription_id": ENV_SUBSCRIPTION,
+        "resource_group": ENV_RESOURCE_GROUP,
+        "workspace_name": ENV_WORKSPACE,
+    }
+    values: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    for key, value in flags.items():
+        if value:
+            values[key], sources[key] = value, "flags"
+        elif env.get(env_names[key]):
+            values[key], sources[key] = env[env_names[key]], f"env {env_names[key]}"
+    if len(values) < 3:
+        config = find_config(start)
+        if config is not None:
+            for key, value in read_config(config).items():
+                if key not in values:
+                    values[key], sources[key] = value, str(config)
+    missing = [k for k in flags if not values.get(k)]
+    if len(missing) == 3:
+        raise BackendError(NO_WORKSPACE)
+    if missing:
+        flag = {"subscription_id": "--subscription", "resource_group": "--resource-group"}
+        names = [f"{flag.get(k, '--workspace')} (or {env_names[k]})" for k in missing]
+        raise BackendError(f"Azure ML workspace incomplete: also give {', '.join(names)}")
+    return Workspace(
+        values["subscription_id"],
+        values["resource_group"],
+        values["workspace_name"],
+        {_FIELD_NAMES[k]: v for k, v in sources.items()},
+    )
+
+
+_FIELD_NAMES = {
+    "subscription_id": "subscription",
+    "resource_group": "resource group",
+    "workspace_name": "workspace",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Credentials
+
+
+def default_credential(environ: Mapping[str, str] | None = None) -> Any:
+    """`DefaultAzureCredential` as a laptop needs it (see azureml.md §6).
+
+    Environment (service principal), workload identity, Azure CLI and Azure Developer CLI are
+    tried; managed identity, the shared token cache, VS Code, PowerShell and the broker are left
+    out because probing them costs seconds where they do not exist. `AZURE_TOKEN_CREDENTIALS`
+    (azure-identity's own switch, e.g. `prod` on a VM with a managed identity) wins when set.
+    """
+    from azure.identity import DefaultAzureCredential
+
+    env = os.environ if environ is None else environ
+    if env.get("AZURE_TOKEN_CREDENTIALS"):
+        return DefaultAzureCredential(process_timeout=10)
+    return DefaultAzureCredential(
+        exclude_managed_identity_credential=True,
+        exclude_shared_token_cache_credential=True,
+        exclude_visual_studio_code_credential=True,
+        exclude_powershell_credential=True,
+        exclude_broker_credential=True,
+        process_timeout=10,
+    )
+
+
+class CachedCredential:
+    """Hands out the token the sign-in check got until it nears expiry.
+
+    The Azure CLI takes a second or more per token; without this the check and the first SDK
+    call would each pay it.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self._tokens: dict[tuple[str, ...], Any] = {}
+        self._lock = threading.Lock()
+
+    def get_token(self, *scopes: str, **kwargs: Any) -> Any:
+        key = tuple(scopes)
+        plain = not kwargs or set(kwargs) <= {"tenant_id"} and not kwargs.get("tenant_id")
+        with self._lock:
+            token = self._tokens.get(key)
+            if plain and token is not None and token.expires_on - time.time() > 300:
+                return token
+        token = self.inner.get_token(*scopes, **kwargs)
+        if plain:
+            with self._lock:
+                self._tokens[key] = token
+        return token
+
+    def close(self) -> None:
+        close = getattr(self.inner, "close", None)
+        if close is not None:
+            close()
+
+
+def check_sign_in(credential: Any, timeout: float = SIGN_IN_TIMEOUT) -> None:
+    """Ask `credential` for an ARM token within `timeout` s; BackendError says what to do.
+
+    The token request runs in a daemon thread: a credential that hangs (an unreachable
+    metadata endpoint, a CLI waiting on something) costs `timeout`, never the app's exit.
+    """
+    outcome: list[BaseException | None] = []
+
+    def ask() -> None:
+        try:
+            credential.get_token(ARM_SCOPE)
+        except BaseException as err:  # reported to the caller, never raised in the thread
+            outcome.append(err)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=ask, name="azure-sign-in", daemon=True)
+    thread.start()
+    thread.join(timeout)
+    if not outcome:
+        raise BackendError(
+            f"signing in to Azure did not finish within {timeout:.0f} s: check your network, "
+            "then run `az login` again"
+        )
+    err = outcome[0]
+    if err is None:
+        return
+    raise BackendError(sign_in_message(err)) from None
+
+
+def sign_in_message(err: BaseException) -> str:
+    """One line for a failed token request: what to run or set."""
+    text = str(err).lower()
+    if "expired" in text and ("aadsts" in text or "login" in text):
+        return "your Azure sign-in has expired: run `az login` again"
+    if "aadsts" in text and "tenant" in text:
+        return "Azure refused the sign-in for this tenant: run `az login --tenant <tenant id>`"
+    return NOT_SIGNED_IN
