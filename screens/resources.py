@@ -12,6 +12,11 @@ from tui.core.plan import plan
 from tui.core.spec import JobSpec
 from widgets.sku_table import SkuTable
 
+LABELS = {
+    "nodes": "Nodes",
+    "gpus-per-node": "GPUs per node",
+    "parameter-servers": "Parameter servers",
+}
 FIELDS = {
     "nodes": "nodes",
     "gpus-per-node": "gpus_per_node",
@@ -28,30 +33,11 @@ class ResourcesStep(WizardStep):
     def form(self) -> ComposeResult:
         spec = self.app.spec
         with Horizontal(id="counts"):
-            yield labelled(
-                "Nodes",
-                Input(str(spec.nodes), id="nodes", type="integer", classes="field", compact=True),
-            )
-            yield labelled(
-                "GPUs per node",
-                Input(
-                    str(spec.gpus_per_node),
-                    id="gpus-per-node",
-                    type="integer",
-                    classes="field",
-                    compact=True,
-                ),
-            )
-            yield labelled(
-                "Parameter servers",
-                Input(
-                    str(spec.parameter_servers),
-                    id="parameter-servers",
-                    type="integer",
-                    classes="field",
-                    compact=True,
-                ),
-            )
+            for wid, field in FIELDS.items():
+                box = Input(
+                    str(getattr(spec, field)), id=wid, type="integer", classes="field", compact=True
+                )
+                yield labelled(LABELS[wid], box)
         yield Static("", id="world")
         with Horizontal(id="sku-head"):
             yield Label("VM size", classes="question")
