@@ -37,6 +37,7 @@ def main() -> None:
         p = plan(spec)
         steps = {
             "plan()": lambda spec=spec: plan(spec),
+            "plan() + every rank": lambda spec=spec: list(plan(spec).ranks),
             "to_yaml": lambda p=p: to_yaml(p),
             "to_python": lambda p=p: to_python(p),
             "to_json (every rank)": lambda p=p: to_json(p),

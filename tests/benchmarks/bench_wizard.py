@@ -58,18 +58,22 @@ async def review_rerender(runs: int = 15) -> tuple[list[float], list[float]]:
     app = DtrainApp(
         JobSpec(nodes=128, gpus_per_node=8, launch="per_node"), review=True, backends={}
     )
-    compute, paint = [], []
+    compute, paint, idle = [], [], []
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         screen = app.screen
         for i in range(runs):
+            t = time.perf_counter()
+            await pilot.pause()  # the test harness's own cost of waiting for an idle app
+            idle.append(time.perf_counter() - t)
             t = time.perf_counter()
             app.spec = app.spec.with_changes(nodes=127 + i % 2)
             screen.render_plan(app.current_plan())
             compute.append(time.perf_counter() - t)
             await pilot.pause()
             paint.append(time.perf_counter() - t)
-    return compute, paint
+    # Painting = change-then-idle minus idle-with-nothing-to-do.
+    return compute, [p - i for p, i in zip(paint, idle, strict=True)]
 
 
 def main() -> None:
@@ -84,7 +88,7 @@ def main() -> None:
         f"review re-render at 128 × 8 = 1,024 ranks after a change: "
         f"plan + widgets median {statistics.median(compute) * 1000:.1f} ms "
         f"(p95 {sorted(compute)[int(len(compute) * 0.95) - 1] * 1000:.1f} ms), "
-        f"to screen updated median {statistics.median(paint) * 1000:.1f} ms  (target < 50 ms)"
+        f"with layout and paint median {statistics.median(paint) * 1000:.1f} ms  (target < 50 ms)"
     )
 
 
