@@ -8,8 +8,6 @@ cluster, or this machine with loopback addresses and free ports) comes in as a `
 from __future__ import annotations
 
 import json
-import re
-import shlex
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,7 +15,12 @@ from enum import Enum
 from typing import Any, Literal, overload
 
 from tui.core.catalog import Sku, default_environment, find_sku
-from tui.core.spec import FRAMEWORKS, JobSpec
+from tui.core.command import Refs, build_command, launcher_for, uses_mpi
+from tui.core.command import framework_args as framework_args  # re-exported
+from tui.core.explain import describe as describe  # re-exported: the plan's one-line summary
+from tui.core.explain import explain
+from tui.core.explain import warnings as plan_warnings
+from tui.core.spec import JobSpec
 
 AZUREML_MASTER_PORT = 6105
 TF_PORT = 2222
@@ -210,122 +213,6 @@ class LaunchPlan:
 
 
 # ---------------------------------------------------------------------------------------------
-# The command
-
-
-def _q(text: str) -> str:
-    return shlex.quote(text)
-
-
-def framework_args(spec: JobSpec) -> list[str]:
-    """Arguments dtrain-tui adds to the script's own (only when it builds the command)."""
-    if spec.framework == "lightning":
-        return [
-            "--trainer.num_nodes",
-            str(spec.nodes),
-            "--trainer.devices",
-            str(spec.gpus_per_node),
-        ]
-    if spec.framework == "deepspeed":
-        if spec.deepspeed_config:
-            return ["--deepspeed", "--deepspeed_config", spec.deepspeed_config]
-        if spec.zero_stage is not None:
-            return ["--deepspeed", "--zero_stage", str(spec.zero_stage)]
-    return []
-
-
-def launcher_for(spec: JobSpec) -> str | None:
-    """The per-node launcher dtrain-tui wraps the script in, or detects in a given command."""
-    if spec.launch != "per_node" or spec.framework == "tensorflow":
-        return None
-    if spec.command is not None:
-        return _detect_launcher(spec.command)
-    if spec.framework == "lightning":
-        return "lightning"
-    if spec.framework == "huggingface":
-        return spec.hf_launcher
-    return "torchrun"
-
-
-_LAUNCHERS = (
-    (re.compile(r"(^|[\s;&|])torchrun\s"), "torchrun"),
-    (re.compile(r"python[0-9.]*\s+-m\s+torch\.distributed\.(run|launch)\s"), "torchrun"),
-    (re.compile(r"(^|[\s;&|])accelerate\s+launch\s"), "accelerate"),
-)
-
-
-def _detect_launcher(command: str) -> str | None:
-    for pattern, name in _LAUNCHERS:
-        if pattern.search(command):
-            return name
-    return None
-
-
-def _uses_mpi(spec: JobSpec) -> bool:
-    return spec.framework == "horovod" or (
-        spec.framework == "deepspeed" and spec.deepspeed_via == "mpi"
-    )
-
-
-@dataclass(frozen=True)
-class _Refs:
-    """How the command refers to per-node values: shell variables, or values filled in."""
-
-    node_rank: str = "$NODE_RANK"
-    master_addr: str = "$MASTER_ADDR"
-    master_port: str = "$MASTER_PORT"
-    mpi_rank: str = "$OMPI_COMM_WORLD_RANK"
-    mpi_master: str = "$AZ_BATCH_MASTER_NODE"
-
-
-def build_command(spec: JobSpec, refs: _Refs = _Refs()) -> str:
-    """The job command. With `_Refs()` it is what is submitted; with values, what a node runs."""
-    if spec.command is not None:
-        return spec.command
-    script = [spec.script, *spec.args, *framework_args(spec)]
-    launcher = launcher_for(spec)
-    if launcher in (None, "lightning"):
-        return "python " + " ".join(_q(a) for a in script)
-    n, g = spec.nodes, spec.gpus_per_node
-    if launcher == "accelerate":
-        head = ["accelerate", "launch"]
-        if n * g > 1:
-            head.append("--multi_gpu")
-        head += [
-            f"--num_machines {n}",
-            f"--num_processes {n * g}",
-            f"--machine_rank {refs.node_rank}",
-            f"--main_process_ip {refs.master_addr}",
-            f"--main_process_port {refs.master_port}",
-        ]
-    else:
-        head = [
-            "torchrun",
-            f"--nnodes {n}",
-            f"--nproc_per_node {g}",
-            f"--node_rank {refs.node_rank}",
-            f"--master_addr {refs.master_addr}",
-            f"--master_port {refs.master_port}",
-        ]
-    line = " ".join(head) + " " + " ".join(_q(a) for a in script)
-    if _uses_mpi(spec):
-        # Under the mpi distribution Azure ML sets no NODE_RANK/MASTER_*: derive them from
-        # Open MPI's world rank (one rank per node) and AZ_BATCH_MASTER_NODE ("addr:port").
-        # OMPI_COMM_WORLD_NODE_RANK is *not* the node rank, despite its name.
-        if refs.mpi_rank.startswith("$"):
-            prefix = (
-                "export NODE_RANK=$OMPI_COMM_WORLD_RANK"
-                " MASTER_ADDR=${AZ_BATCH_MASTER_NODE%:*}"
-                " MASTER_PORT=${AZ_BATCH_MASTER_NODE##*:} && "
-            )
-        else:
-            addr, _, port = refs.mpi_master.rpartition(":")
-            prefix = f"export NODE_RANK={refs.mpi_rank} MASTER_ADDR={addr} MASTER_PORT={port} && "
-        line = prefix + line
-    return line
-
-
-# ---------------------------------------------------------------------------------------------
 # Env vars
 
 
@@ -407,7 +294,7 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
 
     sku = find_sku(spec.sku)
     n, g = spec.nodes, spec.gpus_per_node
-    mpi = _uses_mpi(spec)
+    mpi = uses_mpi(spec)
     launcher = launcher_for(spec)
     spawns = launcher in ("torchrun", "accelerate")
     pcpi = g if spec.launch == "per_process" else 1
@@ -438,7 +325,7 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
             else:
                 node_env.set(Origin.AZUREML, RANK=node, LOCAL_RANK=0)
         node_envs.append(node_env)
-        refs = _Refs(str(node), addr, str(port), str(node), f"{addr}:{port}")
+        refs = Refs(str(node), addr, str(port), str(node), f"{addr}:{port}")
         nodes.append(
             NodePlan(node, "worker", node_env.done(), build_command(spec, refs), pcpi, workers)
         )
@@ -459,8 +346,8 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
             _torchrun_worker_env(env, origin, n, workers, node, local_rank, addr, port)
         return RankPlan(rank, node, local_rank, env.done(), f"user_logs/std_log_process_{rank}.txt")
 
-    warnings = _warnings(spec, sku, target, n)
-    explanations = _explain(spec, sku, target, launcher, pcpi, workers, world)
+    warnings = plan_warnings(spec, sku, target, n)
+    explanations = explain(spec, sku, target, launcher, pcpi, workers, world)
     if mpi and local and n > 1:
         warnings.append(
             f"On this machine all {n} simulated nodes are one host, so Open MPI reports "
@@ -518,7 +405,7 @@ def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
                 index,
             )
         )
-    warnings = _warnings(spec, sku, target, w + p)
+    warnings = plan_warnings(spec, sku, target, w + p)
     explanations = [
         f"instance_count = {w} worker{'s' if w != 1 else ''}"
         + (f" + {p} parameter server{'s' if p != 1 else ''} = {w + p}" if p else "")
@@ -555,158 +442,4 @@ def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
         warnings=tuple(warnings),
         explanations=tuple(explanations),
         env_vars=dict(spec.env),
-    )
-
-
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|(^|_)SAS($|_)", re.IGNORECASE)
-_DISTRIBUTION_VARS = {
-    "MASTER_ADDR",
-    "MASTER_PORT",
-    "WORLD_SIZE",
-    "NODE_RANK",
-    "RANK",
-    "LOCAL_RANK",
-    "AZ_BATCH_MASTER_NODE",
-    "TF_CONFIG",
-}
-
-
-def _warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> list[str]:
-    out: list[str] = []
-    if spec.sku and sku is None:
-        out.append(
-            f"sku: {spec.sku} is not in dtrain-tui's table, so GPUs per node "
-            f"({spec.gpus_per_node}) is taken as you stated it and InfiniBand cannot be checked."
-        )
-    if sku and sku.retired:
-        out.append(f"sku: {sku.name} is retired since {sku.retired}; choose a current size.")
-    if instances > 1 and sku is not None:
-        if sku.rdma and not sku.sriov:
-            out.append(
-                f"sku: {sku.name} has RDMA but no SR-IOV, so NCCL cannot use its InfiniBand and "
-                "falls back to TCP sockets; choose an SR-IOV size such as Standard_NC24rs_v3 or "
-                "an ND size."
-            )
-        elif not sku.nccl_can_use_infiniband:
-            out.append(
-                f"sku: {sku.name} has no InfiniBand: {instances} nodes will exchange gradients "
-                "over Ethernet, often the bottleneck; for multi-node training choose an "
-                "InfiniBand size (ND A100 v4, ND H100 v5, …)."
-            )
-    if sku and sku.vendor == "amd":
-        out.append(f"sku: {sku.name} has AMD GPUs: use a ROCm environment; RCCL replaces NCCL.")
-    if spec.framework == "lightning" and spec.launch == "per_node":
-        out.append(
-            "launch: Lightning started per node sees LOCAL_RANK=0 from Azure ML, so it does not "
-            f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
-            "Choose per_process (Azure ML starts one process per GPU; Lightning detects them)."
-        )
-    no_ds_config = not spec.deepspeed_config and spec.zero_stage is None
-    if spec.framework == "deepspeed" and no_ds_config and spec.command is None:
-        out.append(
-            "deepspeed_config: no DeepSpeed config file or ZeRO stage given; your script "
-            "must build its DeepSpeed config itself."
-        )
-    if spec.launch == "per_node" and spec.command is not None and launcher_for(spec) is None:
-        out.append(
-            "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
-            "found in your command, so each node runs a single process."
-        )
-    for name in sorted(n for n in spec.env if _SECRET_NAME.search(n)):
-        out.append(
-            f"env.{name}: looks like a secret; job env vars are stored in plain text in the job "
-            "definition and in exported files. Keep secrets in Azure Key Vault or a workspace "
-            "connection and read them at run time."
-        )
-    for name in sorted(set(spec.env) & _DISTRIBUTION_VARS):
-        out.append(
-            f"env.{name}: Azure ML or the launcher sets {name} for each rank; your value is "
-            "overwritten. Remove it."
-        )
-    return out
-
-
-def _explain(
-    spec: JobSpec,
-    sku: Sku | None,
-    target: Target,
-    launcher: str | None,
-    pcpi: int,
-    workers: int,
-    world: int,
-) -> list[str]:
-    n, g = spec.nodes, spec.gpus_per_node
-    mpi = _uses_mpi(spec)
-    out = [
-        f"WORLD_SIZE = {n} node{'s' if n != 1 else ''} × {workers} process"
-        f"{'es' if workers != 1 else ''} per node = {world}."
-    ]
-    who = "Open MPI (mpirun, started by Azure ML)" if mpi else "Azure ML"
-    if spec.launch == "per_process":
-        out.append(
-            f"Per-process launch: {who} starts {pcpi} process{'es' if pcpi != 1 else ''} on "
-            f"each node, one per GPU, and gives each its rank "
-            + (
-                "(OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK)."
-                if mpi
-                else "(RANK, LOCAL_RANK)."
-            )
-        )
-    elif launcher in ("torchrun", "accelerate"):
-        out.append(
-            f"Per-node launch: {who} starts 1 process on each node, `{launcher}`, which starts "
-            f"{g} workers there and sets their RANK, LOCAL_RANK and WORLD_SIZE. The node count "
-            f"({n}) is written into the command because Azure ML does not set it."
-        )
-    else:
-        out.append(f"Per-node launch: {who} starts 1 process on each node.")
-    if mpi:
-        out.append(
-            "AZ_BATCH_MASTER_NODE is `address:port` of node 0. "
-            "OMPI_COMM_WORLD_NODE_RANK is *not* the node rank."
-            + (
-                " The command takes NODE_RANK from OMPI_COMM_WORLD_RANK (one rank per node)."
-                if spec.launch == "per_node"
-                else ""
-            )
-        )
-    elif target.kind == "azureml":
-        out.append(
-            f"MASTER_ADDR is node 0's IP, known when the job starts; MASTER_PORT is "
-            f"{target.master_port}. Rank 0 listens there and every rank connects to it."
-        )
-    else:
-        out.append(
-            f"On this machine every simulated node is 127.0.0.1 and MASTER_PORT is a free port "
-            f"({target.master_port})."
-        )
-    if spec.framework == "lightning" and spec.launch == "per_process":
-        out.append(
-            f"Lightning gets --trainer.num_nodes {n} --trainer.devices {g} and finds the "
-            "processes Azure ML started through RANK/LOCAL_RANK/WORLD_SIZE."
-        )
-    if sku and n > 1 and sku.nccl_can_use_infiniband:
-        out.append(
-            f"{sku.name} has InfiniBand ({sku.interconnect}); NCCL uses it between nodes "
-            "without extra settings."
-        )
-    return out
-
-
-def describe(p: LaunchPlan) -> str:
-    """A one-line summary: framework, launch, shape, SKU."""
-    s = p.spec
-    shape = (
-        f"{s.nodes} worker{'s' if s.nodes != 1 else ''}"
-        + (f" + {s.parameter_servers} ps" if s.parameter_servers else "")
-        if s.framework == "tensorflow"
-        else f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} GPU"
-        f"{'s' if s.gpus_per_node != 1 else ''}"
-    )
-    sku = (
-        f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""
-    )
-    return (
-        f"{FRAMEWORKS[s.framework]} · {s.launch.replace('_', '-')} · {shape}{sku} · "
-        f"WORLD_SIZE {p.world_size} · {p.target.kind}"
     )

@@ -1,0 +1,166 @@
+"""Warnings and explanations for a plan, in plain words with the user's own numbers."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from tui.core.catalog import Sku
+from tui.core.command import launcher_for, uses_mpi
+from tui.core.spec import FRAMEWORKS, JobSpec
+
+if TYPE_CHECKING:
+    from tui.core.plan import LaunchPlan, Target
+
+_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|(^|_)SAS($|_)", re.IGNORECASE)
+_DISTRIBUTION_VARS = {
+    "MASTER_ADDR",
+    "MASTER_PORT",
+    "WORLD_SIZE",
+    "NODE_RANK",
+    "RANK",
+    "LOCAL_RANK",
+    "AZ_BATCH_MASTER_NODE",
+    "TF_CONFIG",
+}
+
+
+def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> list[str]:
+    out: list[str] = []
+    if spec.sku and sku is None:
+        out.append(
+            f"sku: {spec.sku} is not in dtrain-tui's table, so GPUs per node "
+            f"({spec.gpus_per_node}) is taken as you stated it and InfiniBand cannot be checked."
+        )
+    if sku and sku.retired:
+        out.append(f"sku: {sku.name} is retired since {sku.retired}; choose a current size.")
+    if instances > 1 and sku is not None:
+        if sku.rdma and not sku.sriov:
+            out.append(
+                f"sku: {sku.name} has RDMA but no SR-IOV, so NCCL cannot use its InfiniBand and "
+                "falls back to TCP sockets; choose an SR-IOV size such as Standard_NC24rs_v3 or "
+                "an ND size."
+            )
+        elif not sku.nccl_can_use_infiniband:
+            out.append(
+                f"sku: {sku.name} has no InfiniBand: {instances} nodes will exchange gradients "
+                "over Ethernet, often the bottleneck; for multi-node training choose an "
+                "InfiniBand size (ND A100 v4, ND H100 v5, …)."
+            )
+    if sku and sku.vendor == "amd":
+        out.append(f"sku: {sku.name} has AMD GPUs: use a ROCm environment; RCCL replaces NCCL.")
+    if spec.framework == "lightning" and spec.launch == "per_node":
+        out.append(
+            "launch: Lightning started per node sees LOCAL_RANK=0 from Azure ML, so it does not "
+            f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
+            "Choose per_process (Azure ML starts one process per GPU; Lightning detects them)."
+        )
+    no_ds_config = not spec.deepspeed_config and spec.zero_stage is None
+    if spec.framework == "deepspeed" and no_ds_config and spec.command is None:
+        out.append(
+            "deepspeed_config: no DeepSpeed config file or ZeRO stage given; your script "
+            "must build its DeepSpeed config itself."
+        )
+    if spec.launch == "per_node" and spec.command is not None and launcher_for(spec) is None:
+        out.append(
+            "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
+            "found in your command, so each node runs a single process."
+        )
+    for name in sorted(n for n in spec.env if _SECRET_NAME.search(n)):
+        out.append(
+            f"env.{name}: looks like a secret; job env vars are stored in plain text in the job "
+            "definition and in exported files. Keep secrets in Azure Key Vault or a workspace "
+            "connection and read them at run time."
+        )
+    for name in sorted(set(spec.env) & _DISTRIBUTION_VARS):
+        out.append(
+            f"env.{name}: Azure ML or the launcher sets {name} for each rank; your value is "
+            "overwritten. Remove it."
+        )
+    return out
+
+
+def explain(
+    spec: JobSpec,
+    sku: Sku | None,
+    target: Target,
+    launcher: str | None,
+    pcpi: int,
+    workers: int,
+    world: int,
+) -> list[str]:
+    n, g = spec.nodes, spec.gpus_per_node
+    mpi = uses_mpi(spec)
+    out = [
+        f"WORLD_SIZE = {n} node{'s' if n != 1 else ''} × {workers} process"
+        f"{'es' if workers != 1 else ''} per node = {world}."
+    ]
+    who = "Open MPI (mpirun, started by Azure ML)" if mpi else "Azure ML"
+    if spec.launch == "per_process":
+        out.append(
+            f"Per-process launch: {who} starts {pcpi} process{'es' if pcpi != 1 else ''} on "
+            f"each node, one per GPU, and gives each its rank "
+            + (
+                "(OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK)."
+                if mpi
+                else "(RANK, LOCAL_RANK)."
+            )
+        )
+    elif launcher in ("torchrun", "accelerate"):
+        out.append(
+            f"Per-node launch: {who} starts 1 process on each node, `{launcher}`, which starts "
+            f"{g} workers there and sets their RANK, LOCAL_RANK and WORLD_SIZE. The node count "
+            f"({n}) is written into the command because Azure ML does not set it."
+        )
+    else:
+        out.append(f"Per-node launch: {who} starts 1 process on each node.")
+    if mpi:
+        out.append(
+            "AZ_BATCH_MASTER_NODE is `address:port` of node 0. "
+            "OMPI_COMM_WORLD_NODE_RANK is *not* the node rank."
+            + (
+                " The command takes NODE_RANK from OMPI_COMM_WORLD_RANK (one rank per node)."
+                if spec.launch == "per_node"
+                else ""
+            )
+        )
+    elif target.kind == "azureml":
+        out.append(
+            f"MASTER_ADDR is node 0's IP, known when the job starts; MASTER_PORT is "
+            f"{target.master_port}. Rank 0 listens there and every rank connects to it."
+        )
+    else:
+        out.append(
+            f"On this machine every simulated node is 127.0.0.1 and MASTER_PORT is a free port "
+            f"({target.master_port})."
+        )
+    if spec.framework == "lightning" and spec.launch == "per_process":
+        out.append(
+            f"Lightning gets --trainer.num_nodes {n} --trainer.devices {g} and finds the "
+            "processes Azure ML started through RANK/LOCAL_RANK/WORLD_SIZE."
+        )
+    if sku and n > 1 and sku.nccl_can_use_infiniband:
+        out.append(
+            f"{sku.name} has InfiniBand ({sku.interconnect}); NCCL uses it between nodes "
+            "without extra settings."
+        )
+    return out
+
+
+def describe(p: LaunchPlan) -> str:
+    """A one-line summary: framework, launch, shape, SKU."""
+    s = p.spec
+    shape = (
+        f"{s.nodes} worker{'s' if s.nodes != 1 else ''}"
+        + (f" + {s.parameter_servers} ps" if s.parameter_servers else "")
+        if s.framework == "tensorflow"
+        else f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} GPU"
+        f"{'s' if s.gpus_per_node != 1 else ''}"
+    )
+    sku = (
+        f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""
+    )
+    return (
+        f"{FRAMEWORKS[s.framework]} · {s.launch.replace('_', '-')} · {shape}{sku} · "
+        f"WORLD_SIZE {p.world_size} · {p.target.kind}"
+    )
