@@ -6,12 +6,12 @@ frozen and replaced, never mutated. Backends are injected so tests pass real loc
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
@@ -21,6 +21,7 @@ from screens.framework import FrameworkStep
 from screens.launch import LaunchStep
 from screens.resources import ResourcesStep
 from screens.review import ReviewStep
+from tui.backends.base import JobHandle
 from tui.core.plan import LaunchPlan, Target, plan
 from tui.core.spec import JobSpec
 from tui.palette import WizardCommands
@@ -51,8 +52,10 @@ class DtrainApp(App[None]):
         review: bool = False,
         backends: dict[str, Callable[[], Any]] | None = None,
         export_path: Path | None = None,
+        job: tuple[Any, JobHandle, str | None] | None = None,
     ) -> None:
         super().__init__()
+        self._job = job  # (backend, handle, log): open on that job's screen (`dtrain-tui logs`)
         if spec is not None:
             self.set_reactive(DtrainApp.spec, spec)
         self._start_at_review = review
@@ -61,6 +64,11 @@ class DtrainApp(App[None]):
         self._plan_cache: tuple[JobSpec, str, LaunchPlan] | None = None
 
     def get_default_screen(self) -> Screen:
+        if self._job is not None:
+            from screens.job import JobScreen
+
+            backend, handle, log = self._job
+            return JobScreen(backend, handle, log=log)
         return FrameworkStep()
 
     def on_mount(self) -> None:
@@ -174,16 +182,53 @@ class DtrainApp(App[None]):
         )
         azure_ready = "azureml" in self.backends
         azure_note = (
-            "Submits with azure-ai-ml to the workspace found in your config."
+            "Submits the plan the review shows with azure-ai-ml; the Studio link and rank 0's "
+            "log follow."
             if azure_ready
-            else "The Azure ML backend is not installed in this version."
+            else "The Azure ML backend is not installed: pip install 'dtrain-tui[azure]'."
         )
 
         def chosen(kind: str | None) -> None:
             if kind:
                 self.submit(kind)
 
-        self.push_screen(SubmitScreen(local_note, azure_note, azure_ready), chosen)
+        check = self.azure_preflight if azure_ready else None
+        self.push_screen(SubmitScreen(local_note, azure_note, azure_ready, check), chosen)
+
+    def azure_preflight(self) -> Iterator[str]:
+        """The Azure ML backend's checks for the current plan (blocks: run it in a worker)."""
+        backend = self.backends["azureml"]()
+        preflight = getattr(backend, "preflight", None)
+        if preflight is not None:
+            yield from preflight(self.current_plan("azureml"))
+
+    def action_attach(self) -> None:
+        """Pick a recent Azure ML job and open it on the job screen."""
+        factory = self.backends.get("azureml")
+        if factory is None:
+            self.notify(
+                "Attaching needs the Azure ML backend: pip install 'dtrain-tui[azure]'",
+                severity="warning",
+            )
+            return
+        from screens.attach import AttachScreen
+
+        backend = factory()
+
+        def chosen(handle: JobHandle | None) -> None:
+            if handle is not None:
+                self.show_job(backend, handle)
+
+        self.push_screen(AttachScreen(backend), chosen)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if "azureml" in self.backends:
+            yield SystemCommand(
+                "Attach to a job",
+                "Follow a recent Azure ML job of the workspace: status and every rank's log",
+                self.action_attach,
+            )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="submit")
     def submit(self, kind: str) -> None:
@@ -200,6 +245,13 @@ class DtrainApp(App[None]):
             )
             return
         self.call_from_thread(self.notify, f"Submitted {handle.name} ({kind})", timeout=10)
+        self.call_from_thread(self.show_job, backend, handle)
+
+    def show_job(self, backend: Any, handle: JobHandle, log: str | None = None) -> None:
+        """Open the job screen: its status and its log (`log`, else rank 0's), live."""
+        from screens.job import JobScreen
+
+        self.push_screen(JobScreen(backend, handle, log=log))
 
 
 def default_backends() -> dict[str, Callable[[], Any]]:
@@ -211,9 +263,46 @@ def default_backends() -> dict[str, Callable[[], Any]]:
         backends["local"] = LocalBackend
     except ImportError:
         pass
+    if _installed("azure.ai.ml"):
+        backends["azureml"] = _one_azure_backend()
     return backends
+
+
+def _installed(module: str) -> bool:
+    """Whether `module` can be imported, without importing it (azure.ai.ml takes over a second)."""
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(module) is not None
+    except ImportError:
+        return False
+
+
+def _one_azure_backend() -> Callable[[], Any]:
+    """A factory that makes one AzureMLBackend and keeps it: the Submit step's check signs in
+    once for the submit, and a retried submit finds the job a lost answer left behind."""
+    import threading
+
+    made: list[Any] = []
+    lock = threading.Lock()
+
+    def factory() -> Any:
+        with lock:
+            if not made:
+                from tui.backends.azureml import AzureMLBackend
+
+                made.append(AzureMLBackend())
+            return made[0]
+
+    return factory
 
 
 def run(spec: JobSpec | None = None, review: bool = False, export_path: Path | None = None) -> int:
     DtrainApp(spec, review=review, export_path=export_path).run()
+    return 0
+
+
+def run_job(backend: Any, handle: JobHandle, log: str | None = None) -> int:
+    """`dtrain-tui logs NAME` on a terminal: the app on that job's screen; escape quits."""
+    DtrainApp(backends={}, job=(backend, handle, log)).run()
     return 0

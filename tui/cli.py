@@ -85,10 +85,36 @@ def _add_inputs(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--target",
+        type=_target_name,
         choices=("azureml", "local"),
         default="azureml",
-        help="where the plan runs: an Azure ML cluster (default) or this machine",
+        help="where the plan runs: an Azure ML cluster (default; or `azure`) or this machine",
     )
+
+
+def _target_name(value: str) -> str:
+    """`azure` is `azureml`: both name the Azure ML target."""
+    return "azureml" if value == "azure" else value
+
+
+def _add_workspace(p: argparse.ArgumentParser, target: bool = False) -> None:
+    """The Azure ML workspace flags (and `--target` for commands that default to local)."""
+    if target:
+        p.add_argument(
+            "--target",
+            type=_target_name,
+            choices=("local", "azureml"),
+            default="local",
+            help="where the jobs run: this machine (default) or Azure ML (`azure`)",
+        )
+    group = p.add_argument_group(
+        "Azure ML workspace",
+        "default: AZURE_SUBSCRIPTION_ID, AZURE_RESOURCE_GROUP and AZUREML_WORKSPACE_NAME, "
+        "else the config.json in this folder, .azureml/ or a parent",
+    )
+    group.add_argument("--subscription", metavar="ID")
+    group.add_argument("--resource-group", metavar="NAME")
+    group.add_argument("--workspace", metavar="NAME")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -132,16 +158,19 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="follow rank 0's log until the job ends; exit 0 if it completed, 1 if not",
     )
-    sub.add_parser("jobs", help="list local jobs and their status")
-    p = sub.add_parser("cancel", help="stop a local job and every process it started")
+    _add_workspace(p)
+    p = sub.add_parser("jobs", help="list jobs and their status (local, or --target azure)")
+    _add_workspace(p, target=True)
+    p = sub.add_parser("cancel", help="stop a job (local: and every process it started)")
     p.add_argument("name", metavar="NAME", help="the job's name (`dtrain-tui jobs` lists them)")
+    _add_workspace(p, target=True)
 
     p = sub.add_parser(
         "logs",
         help="a job's log: the live job screen on a terminal, plain text when piped",
     )
     p.add_argument("name", metavar="NAME", help="the job's name (`dtrain-tui jobs` lists them)")
-    p.add_argument("--rank", type=int, default=0, metavar="N", help="whose log (default: 0)")
+    p.add_argument("--rank", type=int, metavar="N", help="whose log (default: rank 0's)")
     p.add_argument(
         "--follow",
         action="store_true",
@@ -154,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the job runs (default: this machine)",
     )
     p.add_argument("--no-ui", action="store_true", help="write plain text even on a terminal")
+    _add_workspace(p)
     return parser
 
 
@@ -359,8 +389,11 @@ def cmd_submit(args: argparse.Namespace) -> int:
     from tui.backends.local import LocalBackend
     from tui.core.plan import Target, plan
 
-    if args.target != "local":
-        raise CliError("--target azureml: submitting to Azure ML is not available yet; use local")
+    if args.target == "azureml":
+        from tui.cli_azure import submit
+        from tui.core.plan import AZUREML
+
+        return _on_azure(submit, args, plan(load_spec(args), AZUREML), _write_log)
     spec = load_spec(args)
     p = plan(spec, Target.for_spec("local", spec))
     try:
@@ -418,6 +451,11 @@ def _follow(backend, job, log: Path) -> int:
 def cmd_jobs(args: argparse.Namespace) -> int:
     from tui.backends.local import LocalBackend
 
+    if args.target == "azureml":
+        from tui.cli_azure import jobs
+
+        return _on_azure(jobs, args)
+
     backend = LocalBackend(detach=True)
     jobs = backend.jobs()
     if not jobs:
@@ -440,6 +478,11 @@ def cmd_cancel(args: argparse.Namespace) -> int:
     from tui.backends.base import BackendError
     from tui.backends.local import LocalBackend
 
+    if args.target == "azureml":
+        from tui.cli_azure import cancel
+
+        return _on_azure(cancel, args)
+
     backend = LocalBackend(detach=True)
     try:
         job = backend.handle(args.name)
@@ -454,18 +497,34 @@ def cmd_cancel(args: argparse.Namespace) -> int:
     return 0
 
 
-def _local_backend():
+def _on_azure(command: Callable[..., int], *args: Any) -> int:
+    """Run an Azure ML command of `tui.cli_azure`; its BackendError is our one-line error."""
+    from tui.backends.base import BackendError
+
+    try:
+        return command(*args)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+
+
+def _local_backend(args: argparse.Namespace | None = None):
     from tui.backends.local import LocalBackend
 
     return LocalBackend(detach=True)
 
 
-LOG_BACKENDS: dict[str, Callable[[], Any] | None] = {
+def _azure_backend(args: argparse.Namespace):
+    from tui.cli_azure import backend
+
+    return backend(args)
+
+
+LOG_BACKENDS: dict[str, Callable[[argparse.Namespace], Any] | None] = {
     "local": _local_backend,
-    "azure": None,  # the Azure ML backend plugs in here
-    "azureml": None,
+    "azure": _azure_backend,
+    "azureml": _azure_backend,
 }
-"""Backend factories by `--target` name; None: not available in this version."""
+"""Backend factories by `--target` name (given the command's arguments)."""
 
 
 def cmd_logs(args: argparse.Namespace) -> int:
@@ -475,22 +534,49 @@ def cmd_logs(args: argparse.Namespace) -> int:
     factory = LOG_BACKENDS[args.target]
     if factory is None:
         raise CliError(f"--target {args.target}: following Azure ML jobs is not available yet")
-    backend = factory()
+    backend = factory(args)
     try:
         job = backend.handle(args.name)
         sources = backend.log_sources(job)
     except BackendError as err:
         raise CliError(str(err)) from None
-    name = log_for_rank(sources, args.rank)
-    if name is None:
-        ranks = [r.rank for r in rank_logs(sources)]
-        known = f"ranks {ranks[0]}-{ranks[-1]}" if ranks else "no rank logs yet"
-        raise CliError(f"job {job.name} has no log for rank {args.rank} ({known})")
-    if sys.stdout.isatty() and not args.no_ui:
+    rank = 0 if args.rank is None else args.rank
+    name = log_for_rank(sources, rank)
+    ranks = [r.rank for r in rank_logs(sources)]
+    if name is None and ranks:
+        raise CliError(f"job {job.name} has no log for rank {rank} (ranks {ranks[0]}-{ranks[-1]})")
+    ui = sys.stdout.isatty() and not args.no_ui
+    if name is None and (ui or args.follow):
+        # A queued cloud job has no logs yet: the screen waits for them, and so does --follow.
+        if backend.status(job).is_terminal:
+            raise CliError(f"job {job.name} has ended without writing a log for rank {rank}")
+        if not ui:
+            name, sources = _wait_for_log(backend, job, rank)
+    if ui:
         from tui.app import run_job
 
-        return run_job(backend, job, name)
+        # Without --rank the screen may switch to the rank that failed, as after Submit.
+        return run_job(backend, job, None if args.rank is None else name)
+    if name is None:
+        print(f"job {job.name} has no log for rank {rank} yet", file=sys.stderr)
+        return 0
     return _write_log(backend, job, sources[name], follow=args.follow)
+
+
+def _wait_for_log(backend, job, rank: int, poll: float = 2.0):
+    """Wait until the job lists rank `rank`'s log; (its name, the sources). Ends with the job."""
+    import time
+
+    from tui.logs.names import log_for_rank
+
+    while True:
+        time.sleep(poll)
+        sources = backend.log_sources(job)
+        name = log_for_rank(sources, rank)
+        if name is not None:
+            return name, sources
+        if backend.status(job).is_terminal:
+            raise CliError(f"job {job.name} has ended without writing a log for rank {rank}")
 
 
 def _write_log(backend, job, source, follow: bool) -> int:

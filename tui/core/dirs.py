@@ -1,4 +1,4 @@
-"""Where dtrain-tui keeps user presets (config) and local jobs (state).
+"""Where dtrain-tui keeps user presets (config), local jobs (state) and log spools (cache).
 
 `DTRAIN_TUI_HOME` moves both under one folder: tests and sandboxes use it to stay out of the
 user's real directories.
@@ -17,6 +17,11 @@ APP = "dtrain-tui"
 def config_dir() -> Path:
     home = os.environ.get("DTRAIN_TUI_HOME")
     return Path(home, "config") if home else Path(platformdirs.user_config_dir(APP))
+
+
+def cache_dir() -> Path:
+    home = os.environ.get("DTRAIN_TUI_HOME")
+    return Path(home, "cache") if home else Path(platformdirs.user_cache_dir(APP))
 
 
 def state_dir() -> Path:
