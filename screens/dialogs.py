@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -102,11 +104,24 @@ class ExportScreen(_Dialog):
 
 
 class SubmitScreen(_Dialog):
-    """Where to run: this machine (default, no account) or Azure ML."""
+    """Where to run: this machine (default, no account) or Azure ML.
 
-    def __init__(self, local_note: str, azure_note: str, azure_ready: bool) -> None:
+    Choosing Azure ML runs `azure_check` in a thread worker: its lines (the workspace found, the
+    sign-in, the cluster and quota check) appear as they come; an exception's one line says
+    what to fix (how to configure a workspace, `az login`, a missing cluster).
+    """
+
+    def __init__(
+        self,
+        local_note: str,
+        azure_note: str,
+        azure_ready: bool,
+        azure_check: Callable[[], Iterable[str]] | None = None,
+    ) -> None:
         super().__init__()
         self.local_note, self.azure_note, self.azure_ready = local_note, azure_note, azure_ready
+        self.azure_check = azure_check
+        self._checked = False
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -115,6 +130,9 @@ class SubmitScreen(_Dialog):
                 yield RadioButton("This machine (rehearsal, no account)", id="to-local", value=True)
                 yield RadioButton("Azure ML", id="to-azureml", disabled=not self.azure_ready)
             yield Static(self.local_note, id="where-note", classes="hint")
+            check = Static("", id="azure-check", classes="hint")
+            check.display = False
+            yield check
             with Horizontal():
                 yield Button("Submit", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -122,6 +140,40 @@ class SubmitScreen(_Dialog):
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         local = event.pressed.id == "to-local"
         self.query_one("#where-note", Static).update(self.local_note if local else self.azure_note)
+        self.query_one("#azure-check", Static).display = not local
+        if not local and self.azure_check is not None and not self._checked:
+            self._checked = True
+            self.query_one("#azure-check", Static).update("Looking for your Azure ML workspace…")
+            self._check_azure()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="azure-check")
+    def _check_azure(self) -> None:
+        """The workspace, sign-in and compute check, line by line (they block on the network)."""
+        assert self.azure_check is not None
+        lines: list[str] = []
+        try:
+            for line in self.azure_check():
+                lines.append(line)
+                self.app.call_from_thread(self._show_check, list(lines), None)
+        except Exception as err:  # one line with the fix, never a traceback
+            self.app.call_from_thread(self._show_check, lines, str(err))
+        else:
+            self.app.call_from_thread(self._show_check, lines, None, True)
+
+    def _show_check(self, lines: list[str], error: str | None, done: bool = False) -> None:
+        from textual.markup import escape
+
+        if not self.is_mounted:  # dismissed while the check ran
+            return
+        shown = [
+            f"[b]{escape(line)}[/b]" if line.startswith("warning:") else escape(line)
+            for line in lines
+        ]
+        if error:
+            shown.append(f"[$error]{escape(error)}[/]")
+        elif not done:
+            shown.append("[$text-muted]…[/]")
+        self.query_one("#azure-check", Static).update("\n".join(shown))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

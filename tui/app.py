@@ -16,17 +16,33 @@ from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
 
-from screens.code import CodeStep
+from screens.base import WizardStep
 from screens.framework import FrameworkStep
-from screens.launch import LaunchStep
-from screens.resources import ResourcesStep
-from screens.review import ReviewStep
 from tui.backends.base import JobHandle
 from tui.core.plan import LaunchPlan, Target, plan
 from tui.core.spec import JobSpec
 from tui.palette import WizardCommands
 
-STEPS = (FrameworkStep, LaunchStep, ResourcesStep, CodeStep, ReviewStep)
+# The steps in order, imported when first shown so the first frame does not wait for them.
+STEPS = (
+    "screens.framework:FrameworkStep",
+    "screens.launch:LaunchStep",
+    "screens.resources:ResourcesStep",
+    "screens.code:CodeStep",
+    "screens.review:ReviewStep",
+)
+
+
+def step_screen(index: int) -> WizardStep:
+    """A new screen for step `index`."""
+    from importlib import import_module
+
+    module, name = STEPS[index].split(":")
+    return getattr(import_module(module), name)()
+
+
+def _is_step(screen: Screen, index: int | None = None) -> bool:
+    return isinstance(screen, WizardStep) and (index is None or index == screen.STEP)
 
 
 class DtrainApp(App[None]):
@@ -73,8 +89,8 @@ class DtrainApp(App[None]):
 
     def on_mount(self) -> None:
         if self._start_at_review:
-            for step in STEPS[1:]:
-                self.push_screen(step())
+            for index in range(1, len(STEPS)):
+                self.push_screen(step_screen(index))
 
     # ---- plan ------------------------------------------------------------------------------
 
@@ -92,22 +108,22 @@ class DtrainApp(App[None]):
 
     def next_step(self, current: int) -> None:
         if current + 1 < len(STEPS):
-            self.push_screen(STEPS[current + 1]())
+            self.push_screen(step_screen(current + 1))
 
     def goto_step(self, index: int) -> None:
         """Go to step `index`: back down the stack if it is open, else forward through steps."""
         for screen in self.screen_stack:
-            if isinstance(screen, STEPS[index]):
+            if _is_step(screen, index):
                 screen.pop_until_active()
                 return
-        top = max(i for i, s in enumerate(STEPS) if isinstance(self.screen, s))
-        for step in STEPS[top + 1 : index + 1]:
-            self.push_screen(step())
+        top = self.screen.STEP if _is_step(self.screen) else -1
+        for later in range(top + 1, index + 1):
+            self.push_screen(step_screen(later))
 
     def use_spec(self, spec: JobSpec, review: bool = True) -> None:
         """Adopt `spec` (a preset) and show it at Review, keeping the step screens beneath."""
         self.spec = spec
-        if isinstance(self.screen, STEPS):
+        if _is_step(self.screen):
             self.screen.sync()
         if review:
             self.goto_step(len(STEPS) - 1)

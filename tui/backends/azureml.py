@@ -30,7 +30,7 @@ from typing import Any
 
 from tui.backends.azureml_compute import ComputeCheck, check_compute, compute_name
 from tui.backends.azureml_errors import azure_errors, explain, one_line
-from tui.backends.azureml_logs import RunLogs, list_datastore_logs
+from tui.backends.azureml_logs import SHARE_LISTING_FOR, RunLogs, list_datastore_logs
 from tui.backends.azureml_status import build_status, job_state
 from tui.backends.azureml_workspace import (
     SIGN_IN_TIMEOUT,
@@ -39,6 +39,7 @@ from tui.backends.azureml_workspace import (
     check_sign_in,
     default_credential,
     find_workspace,
+    quiet_azure_logging,
 )
 from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, JobStatus
 from tui.core.plan import LaunchPlan
@@ -65,6 +66,12 @@ class JobSummary:
     created_at: datetime | None
 
 
+def azure_status(entity: Any) -> str:
+    """The job's Azure ML status as Azure spells it (`jobs.list` gives an enum, `get` a str)."""
+    status = getattr(entity, "status", None)
+    return str(getattr(status, "value", status) or "")
+
+
 def build(value: Any) -> Any:
     """`Call`s made real: the named class from the named module, called with built arguments."""
     if isinstance(value, Call):
@@ -80,7 +87,9 @@ def build(value: Any) -> Any:
 def new_job_name(plan: LaunchPlan) -> str:
     """`ddp-2x8-20250101-120000-1a2b3c`: readable, sortable, unique in a workspace."""
     spec = plan.spec
-    base = re.sub(r"[^a-z0-9]+", "-", (spec.display_name or spec.experiment or spec.framework).lower())
+    base = re.sub(
+        r"[^a-z0-9]+", "-", (spec.display_name or spec.experiment or spec.framework).lower()
+    )
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return f"{base.strip('-')[:40] or 'job'}-{stamp}-{secrets.token_hex(3)}"
 
@@ -150,10 +159,14 @@ class AzureMLBackend:
                 self.sign_in()
                 from azure.ai.ml import MLClient
 
+                quiet_azure_logging()
                 self._client = MLClient(
-                    self._credential, ws.subscription_id, ws.resource_group, ws.name,
+                    self._credential,
+                    ws.subscription_id,
+                    ws.resource_group,
+                    ws.name,
                     **self.client_kwargs,
-                )  # fmt: skip
+                )
             return self._client
 
     def preflight(self, plan: LaunchPlan) -> Iterator[str]:
@@ -206,10 +219,13 @@ class AzureMLBackend:
             status = getattr(getattr(err, "response", None), "status_code", None)
             if (status is not None and 400 <= status < 500) or type(err).__name__ in _SDK_REFUSALS:
                 self._pending.pop(fingerprint, None)
-                raise explain(err, ws, f"submitting job {name}", compute=compute_name(plan)) from None
+                raise explain(
+                    err, ws, f"submitting job {name}", compute=compute_name(plan)
+                ) from None
             problem = explain(err, ws, f"submitting job {name}")
             raise BackendError(
-                f"{problem}; it may have been created: submit again to find it (it cannot run twice)"
+                f"{problem}; it may have been created: submit again to find it "
+                "(it cannot run twice)"
             ) from None
         self._pending.pop(fingerprint, None)
         return self._handle(created)
@@ -226,14 +242,16 @@ class AzureMLBackend:
             entity = ml.jobs.get(job.name)
         details = self._details(job.name)
         files = dict(getattr(details, "log_files", None) or {})
+        if files:
+            self._run_logs(job.name).seed(files)  # log_sources() right after needs no new call
         error = _run_error(details)
-        state, _ = job_state(entity.status)
+        state, _ = job_state(azure_status(entity))
         tails: dict[str, str] | None = None
         if state is JobState.FAILED:
             tails = self._failure_tails(error, files)
         created = getattr(getattr(entity, "creation_context", None), "created_at", None)
         status = build_status(
-            entity.status,
+            azure_status(entity),
             created_at=created if isinstance(created, datetime) else None,
             started_at=getattr(details, "start_time_utc", None),
             ended_at=getattr(details, "end_time_utc", None),
@@ -249,7 +267,7 @@ class AzureMLBackend:
         """Every log Azure ML lists for the job, rank logs first; each re-reads its URL on 403."""
         self._check(job)
         logs = self._run_logs(job.name)
-        return logs.sources(logs.files())
+        return logs.sources(logs.files(max_age=SHARE_LISTING_FOR))
 
     def cancel(self, job: JobHandle, timeout: float = 120.0) -> None:
         """Ask Azure ML to cancel; returns when it accepted (the job then goes Canceled)."""
@@ -276,13 +294,13 @@ class AzureMLBackend:
         found = []
         with azure_errors(ws, "listing jobs"):
             for entity in itertools.islice(self.ml_client.jobs.list(), limit):
-                state, _ = job_state(entity.status)
+                state, _ = job_state(azure_status(entity))
                 created = getattr(getattr(entity, "creation_context", None), "created_at", None)
                 found.append(
                     JobSummary(
                         self._handle(entity),
                         state,
-                        str(entity.status or ""),
+                        azure_status(entity),
                         str(getattr(entity, "display_name", None) or ""),
                         str(getattr(entity, "experiment_name", None) or ""),
                         created if isinstance(created, datetime) else None,

@@ -110,7 +110,9 @@ def _check_quota(
     if not size:
         return
     try:
-        vm = next((s for s in ml_client.compute.list_sizes() if s.name.lower() == size.lower()), None)
+        vm = next(
+            (s for s in ml_client.compute.list_sizes() if s.name.lower() == size.lower()), None
+        )
         if vm is None or not vm.family:
             check.facts.append(f"quota: {size} is not offered in the workspace's region")
             return
@@ -127,19 +129,27 @@ def _check_quota(
     if usage is None or usage.limit is None:
         check.facts.append(f"quota: no usage figure for {vm.family}")
         return
-    vcpus = (vm.v_cp_us or 0) * nodes
-    used, limit = int(usage.current_value or 0), int(usage.limit)
+    per_node = int(_field(vm, "v_cp_us", "vCPUs") or 0)
+    vcpus = per_node * nodes
+    used, limit = int(_field(usage, "current_value", "currentValue") or 0), int(usage.limit)
     label = "low-priority" if low_priority else vm.family
     check.facts.append(f"quota: {label} {used} of {limit} vCPUs in use; the job needs {vcpus}")
     if vcpus > limit - used:
         check.warnings.append(
             f"not enough {label} quota: {limit - used} vCPUs free, the job needs {nodes} × "
-            f"{vm.v_cp_us} = {vcpus}; it will wait in the queue: request more (portal → "
+            f"{per_node} = {vcpus}; it will wait in the queue: request more (portal → "
             "Quotas) or use fewer nodes"
         )
 
 
+def _field(entity: Any, name: str, wire: str) -> Any:
+    """An attribute of a Usage / VmSize: azure-ai-ml 1.35 fills these entities from `as_dict()`,
+    which keeps the wire names (`currentValue`, `vCPUs`) and leaves the snake_case ones None."""
+    value = getattr(entity, name, None)
+    return value if value is not None else getattr(entity, wire, None)
+
+
 def _usage_name(usage: Any) -> str:
-    name = getattr(usage, "name", None)
-    value = getattr(name, "value", None) or ""
-    return str(value).lower()
+    name = getattr(usage, "name", None)  # a dict in azure-ai-ml 1.35 (Usage keeps as_dict())
+    value = name.get("value") if isinstance(name, dict) else getattr(name, "value", None)
+    return str(value or "").lower()

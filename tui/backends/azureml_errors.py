@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from tui.backends.base import BackendError, JobNotFound
 from tui.backends.azureml_workspace import sign_in_message
+from tui.backends.base import BackendError, JobNotFound
 from tui.logs.sources import redact_text
 
 if TYPE_CHECKING:
@@ -123,7 +123,9 @@ def _http(
                 f"resource group {ws.resource_group} not found in subscription "
                 f"{ws.subscription_id}: check --resource-group or {_origin(ws, 'resource group')}"
             )
-        if ws is not None and ("subscriptionnotfound" in lowered or "invalidsubscription" in lowered):
+        if ws is not None and (
+            "subscriptionnotfound" in lowered or "invalidsubscription" in lowered
+        ):
             return BackendError(
                 f"subscription {ws.subscription_id} not found for your account: check "
                 f"--subscription or {_origin(ws, 'subscription')} (`az account list` shows yours)"

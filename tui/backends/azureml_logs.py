@@ -52,6 +52,12 @@ class RunLogs:
                 self._fetched_at = time.monotonic()
             return dict(self._files)
 
+    def seed(self, files: dict[str, str]) -> None:
+        """A listing fetched elsewhere (the status read the same run details): keep it."""
+        with self._lock:
+            self._files = dict(files)
+            self._fetched_at = time.monotonic()
+
     async def url(self, name: str) -> str:
         """A URL for `name` that works now (HttpRangeSource's url_provider)."""
         files = await asyncio.to_thread(self.files, SHARE_LISTING_FOR)
@@ -167,7 +173,8 @@ def list_datastore_logs(ml_client: Any, job: Any) -> dict[str, str]:
     if not key and not sas_token:
         return {}
     account_url = f"{store.protocol}://{store.account_name}.blob.{store.endpoint}"
-    container = ContainerClient(account_url, store.container_name, credential=key or sas_token)
+    credential: Any = {"account_name": store.account_name, "account_key": key} if key else sas_token
+    container = ContainerClient(account_url, store.container_name, credential=credential)
     expiry = datetime.now(timezone.utc) + timedelta(minutes=FALLBACK_SAS_MINUTES)
     files: dict[str, str] = {}
     with container:

@@ -11,6 +11,7 @@ line within a second or two, never a hang and never a traceback.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 import time
@@ -111,9 +112,13 @@ def read_config(path: Path) -> dict[str, str]:
             "resource_group": pieces[4],
             "workspace_name": pieces[8],
         }
-    missing = [k for k in ("subscription_id", "resource_group", "workspace_name") if not data.get(k)]
+    missing = [
+        k for k in ("subscription_id", "resource_group", "workspace_name") if not data.get(k)
+    ]
     if missing:
-        raise BackendError(f"{path}: missing {', '.join(missing)}; download it again from the portal")
+        raise BackendError(
+            f"{path}: missing {', '.join(missing)}; download it again from the portal"
+        )
     return {k: str(data[k]) for k in ("subscription_id", "resource_group", "workspace_name")}
 
 
@@ -180,6 +185,19 @@ _FIELD_NAMES = {
 # Credentials
 
 
+def quiet_azure_logging() -> None:
+    """Keep the Azure SDKs from printing to the terminal; their errors arrive as exceptions.
+
+    azure-identity logs every failed token attempt as a WARNING, which Python's last-resort
+    handler prints (a dozen lines before our one); azure-ai-ml adds its own stderr handler for
+    INFO notices ("experimental class", "no tenant id appended to studio URL").
+    """
+    logging.getLogger("azure").addHandler(logging.NullHandler())
+    logging.getLogger("azure.identity").setLevel(logging.ERROR)
+    if "azure.ai.ml" in logging.Logger.manager.loggerDict:
+        logging.getLogger("azure.ai.ml").setLevel(logging.ERROR)
+
+
 def default_credential(environ: Mapping[str, str] | None = None) -> Any:
     """`DefaultAzureCredential` as a laptop needs it (see azureml.md §6).
 
@@ -190,6 +208,7 @@ def default_credential(environ: Mapping[str, str] | None = None) -> Any:
     """
     from azure.identity import DefaultAzureCredential
 
+    quiet_azure_logging()
     env = os.environ if environ is None else environ
     if env.get("AZURE_TOKEN_CREDENTIALS"):
         return DefaultAzureCredential(process_timeout=10)
@@ -217,7 +236,7 @@ class CachedCredential:
 
     def get_token(self, *scopes: str, **kwargs: Any) -> Any:
         key = tuple(scopes)
-        plain = not kwargs or set(kwargs) <= {"tenant_id"} and not kwargs.get("tenant_id")
+        plain = not kwargs or (set(kwargs) <= {"tenant_id"} and not kwargs.get("tenant_id"))
         with self._lock:
             token = self._tokens.get(key)
             if plain and token is not None and token.expires_on - time.time() > 300:

@@ -1,0 +1,111 @@
+"""Azure's refusals arrive as one line that says what to do; no traceback, token or signature."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.azure.conftest import StaticCredential, workspace_of
+from tests.azure.emulator import TOKEN, WorkspaceEmulator
+from tests.azure.test_jobs_end_to_end import lines_job
+from tui.backends.azureml import AzureMLBackend
+from tui.backends.azureml_errors import redact
+from tui.backends.azureml_workspace import Workspace
+from tui.backends.base import BackendError, JobHandle, JobNotFound
+
+
+def refusal(call, *args) -> str:
+    with pytest.raises(BackendError) as caught:
+        call(*args)
+    message = str(caught.value)
+    assert "\n" not in message and "Traceback" not in message
+    assert TOKEN not in message and "sig=" not in message
+    assert caught.value.__cause__ is None
+    return message
+
+
+def other_workspace(em: WorkspaceEmulator, **changes: str) -> AzureMLBackend:
+    ws = workspace_of(em)
+    fields = {
+        "subscription_id": ws.subscription_id,
+        "resource_group": ws.resource_group,
+        "name": ws.name,
+    } | changes
+    return AzureMLBackend(
+        Workspace(**fields, sources={"workspace": "--workspace"}), StaticCredential()
+    )
+
+
+def test_no_permission_on_the_workspace_says_which_role(backend, emulator) -> None:
+    emulator.forbidden = True
+    message = refusal(backend.submit, lines_job(1))
+    assert message.startswith("no permission for submitting job ")
+    assert "workspace ws-test (resource group rg-test)" in message
+    assert "AzureML Data Scientist" in message and "AuthorizationFailed" in message
+
+
+def test_a_workspace_that_does_not_exist(emulator) -> None:
+    message = refusal(other_workspace(emulator, name="nope").recent_jobs)
+    assert message == (
+        "workspace nope not found in resource group rg-test: check --workspace or --workspace"
+    )
+
+
+def test_a_resource_group_that_does_not_exist(emulator) -> None:
+    message = refusal(other_workspace(emulator, resource_group="rg-nope").recent_jobs)
+    assert message.startswith("resource group rg-nope not found in subscription ")
+
+
+def test_a_rejected_token_says_sign_in_again(emulator) -> None:
+    backend = AzureMLBackend(workspace_of(emulator), StaticCredential("stale-token"))
+    message = refusal(backend.recent_jobs)
+    assert message.startswith(
+        "Azure ML did not accept your sign-in while listing jobs: run `az login`"
+    )
+    assert "stale-token" not in message
+
+
+def test_a_missing_compute_is_named_with_the_fix(backend, emulator) -> None:
+    p = lines_job(1, compute="nope")
+    message = refusal(backend.check_compute, p)
+    assert message == (
+        "compute cluster nope not found in workspace ws-test (resource group rg-test): create it "
+        "(Studio → Compute → Compute clusters) or choose another with --set compute=NAME"
+    )
+    # Submitted anyway, the service's validation error comes back as one line.
+    message = refusal(backend.submit, p)
+    assert message.startswith("Azure ML rejected submitting job ")
+    assert message.endswith("Compute nope not found in workspace ws-test")
+
+
+def test_client_side_validation_is_one_line(backend, emulator) -> None:
+    p = lines_job(1)
+    bad = p.spec.with_changes(passthrough={"queue_settings": {"job_tier": "gold"}})
+    from tui.core.plan import plan
+
+    message = refusal(backend.submit, plan(bad))
+    assert message.startswith("azure-ai-ml refused the job: ")
+    assert "'gold' passed is not in set ['spot', 'basic', 'standard', 'premium', 'null']" in message
+    assert not emulator.puts()
+
+
+def test_a_job_that_does_not_exist(backend, emulator) -> None:
+    with pytest.raises(JobNotFound, match="no job named nope in workspace ws-test"):
+        backend.handle("nope")
+    with pytest.raises(JobNotFound):
+        backend.status(JobHandle("azureml", "nope"))
+
+
+def test_a_handle_of_another_backend_is_refused(backend) -> None:
+    message = refusal(backend.status, JobHandle("local", "x"))
+    assert message == "job x belongs to the local backend, not azureml"
+
+
+def test_redact_blanks_signatures_tokens_and_keys() -> None:
+    text = (
+        "GET https://a.blob.core.windows.net/c/b?sv=2019&sig=abc%2B&se=2030 "
+        "Authorization: Bearer eyJhbGciOi.eyJzdWIi.c2ln AccountKey=Zm9v; "
+        '{"key": "s3cret"} token eyJ0eXAiOiJKV1QiLCJhbGciOi.eyJhdWQiOiJodHRwczo.sig'
+    )
+    out = redact(text)
+    for secret in ("abc%2B", "eyJhbGciOi", "Zm9v", "s3cret", "eyJ0eXAiOiJKV1Qi"):
+        assert secret not in out

@@ -1,0 +1,126 @@
+"""The wizard with the Azure ML backend: the Submit step's workspace and compute check, submit to
+the job screen, and attaching to a recent job — against the workspace emulator."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from textual.widgets import Input, OptionList, RadioButton, Static
+
+from screens.attach import AttachScreen
+from screens.dialogs import SubmitScreen
+from screens.job import JobScreen
+from tests.azure.test_jobs_end_to_end import lines_job
+from tui.backends.azureml import AzureMLBackend
+from tui.backends.azureml_workspace import NO_WORKSPACE
+from tui.backends.base import JobState
+from widgets.log_view import LogView
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(autouse=True)
+def quiet(tmp_path, monkeypatch):
+    monkeypatch.setenv("DTRAIN_TUI_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(Input, "cursor_blink", False)
+
+
+def make_app(backend: AzureMLBackend, **backends):
+    from tui.app import DtrainApp
+
+    app = DtrainApp(
+        lines_job(1, "--lines", "100000", "--every", "0.02").spec,
+        review=True,
+        backends={"azureml": lambda: backend, **backends},
+    )
+    return app
+
+
+async def until(pilot, check, what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.05)
+
+
+def text_of(screen, selector: str) -> str:
+    return str(screen.query_one(selector, Static).render())
+
+
+async def test_submit_step_shows_the_workspace_and_the_compute_check_then_submits(
+    backend, emulator
+) -> None:
+    emulator.run_jobs = True
+    app = make_app(backend)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.action_submit()
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SubmitScreen) and app.screen.query("#to-azureml"),
+            "the submit dialog",
+        )
+        dialog = app.screen
+        await pilot.click("#to-azureml")
+        await until(pilot, lambda: "gpu-cluster" in text_of(dialog, "#azure-check"), "the check")
+        shown = text_of(dialog, "#azure-check")
+        assert "Workspace ws-test (resource group rg-test" in shown
+        assert "Signed in to Azure." in shown
+        assert "cluster gpu-cluster: Standard_ND96asr_v4, 0–4 nodes" in shown
+        assert "warning: cluster gpu-cluster runs Standard_ND96asr_v4, not" not in shown
+        assert dialog.query_one("#to-azureml", RadioButton).value
+        await pilot.click("#ok")
+        await until(pilot, lambda: isinstance(app.screen, JobScreen), "the job screen")
+        screen = app.screen
+        assert screen.handle.backend == "azureml"
+        assert list(emulator.runs) == [screen.handle.name]
+        view = screen.query_one(LogView)
+        await until(pilot, lambda: view.line_count >= 3, "rank 0's lines")
+        assert view.store.line(0) == "rank 0 started with WORLD_SIZE=1"
+        backend.cancel(screen.handle)
+        await until(pilot, lambda: screen.status and screen.status.is_terminal, "the end")
+        assert screen.status.state is JobState.CANCELED
+
+
+async def test_submit_step_says_how_to_configure_a_workspace(emulator, monkeypatch) -> None:
+    for name in ("AZURE_SUBSCRIPTION_ID", "AZURE_RESOURCE_GROUP", "AZUREML_WORKSPACE_NAME"):
+        monkeypatch.delenv(name, raising=False)
+    app = make_app(AzureMLBackend())
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.action_submit()
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, SubmitScreen) and app.screen.query("#to-azureml"),
+            "the submit dialog",
+        )
+        await pilot.click("#to-azureml")
+        await until(pilot, lambda: "config.json" in text_of(app.screen, "#azure-check"), "error")
+        assert text_of(app.screen, "#azure-check") == NO_WORKSPACE
+        assert not emulator.requests
+
+
+async def test_attach_lists_recent_jobs_and_opens_the_picked_one(backend, emulator) -> None:
+    first = backend.submit(lines_job(1))
+    second = backend.submit(lines_job(1, display_name="second"))
+    app = make_app(backend)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.action_attach()
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, AttachScreen) and app.screen.query(OptionList),
+            "the attach dialog",
+        )
+        options = app.screen.query_one(OptionList)
+        await until(pilot, lambda: options.option_count == 2, "the jobs")
+        assert [options.get_option_at_index(i).id for i in range(2)] == [second.name, first.name]
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: isinstance(app.screen, JobScreen), "the job screen")
+        assert app.screen.handle == first
+
+
+async def test_attach_is_in_the_command_palette(backend, emulator) -> None:
+    app = make_app(backend)
+    async with app.run_test(size=(120, 40)):
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        assert "Attach to a job" in titles

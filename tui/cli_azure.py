@@ -1,0 +1,108 @@
+"""`dtrain-tui submit|jobs|cancel --target azure`: the Azure ML side of the job commands.
+
+Imported only when a command names the Azure target, so the local commands never pay for
+azure-ai-ml. Problems raise BackendError (one line); `tui.cli` prints it and exits 2. Nothing
+here imports `tui.cli`: run as `python -m tui.cli` that module exists twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tui.backends.azureml import AzureMLBackend
+    from tui.backends.base import JobHandle
+    from tui.core.plan import LaunchPlan
+    from tui.logs.sources import LogSource
+
+WriteLog = Callable[[Any, "JobHandle", "LogSource", bool], int]
+
+
+def backend(args: argparse.Namespace) -> AzureMLBackend:
+    """The backend for the workspace the flags, the environment or config.json name."""
+    from tui.backends.azureml import AzureMLBackend
+
+    return AzureMLBackend(
+        subscription=getattr(args, "subscription", None),
+        resource_group=getattr(args, "resource_group", None),
+        workspace_name=getattr(args, "workspace", None),
+    )
+
+
+def submit(args: argparse.Namespace, p: LaunchPlan, write_log: WriteLog) -> int:
+    """Check the cluster, submit, print the job's name and Studio URL; `--wait` follows rank 0
+    with `write_log` (the `logs --follow` writer)."""
+    azure = backend(args)
+    azure.workspace  # noqa: B018 - no network: a missing workspace fails before any import
+    azure.sign_in()
+    for warning in azure.check_compute(p).warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    job = azure.submit(p)
+    print(job.name, flush=True)
+    print(f"studio: {job.location}", flush=True)
+    for warning in p.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    hint = f"{job.name} --target azure"
+    if not args.wait:
+        print(f"logs: dtrain-tui logs {hint} · stop: dtrain-tui cancel {hint}")
+        return 0
+    try:
+        return _follow_rank_0(azure, job, write_log)
+    except KeyboardInterrupt:
+        print(f"\nstopped following; the job runs on: dtrain-tui cancel {hint}", file=sys.stderr)
+        return 130
+
+
+def _follow_rank_0(
+    azure: AzureMLBackend, job: JobHandle, write_log: WriteLog, every: float = 1.0
+) -> int:
+    """Wait until rank 0's log is listed, then write it until the job ends."""
+    from tui.logs.names import default_log
+
+    while True:
+        status = azure.status(job)
+        sources = azure.log_sources(job)
+        name = default_log(sources)
+        if name is not None:
+            return write_log(azure, job, sources[name], True)
+        if status.is_terminal:
+            print(f"job {job.name}: {status.summary()} (no logs)", file=sys.stderr)
+            return 1
+        time.sleep(every)
+
+
+def jobs(args: argparse.Namespace) -> int:
+    """The workspace's newest jobs, newest first."""
+    azure = backend(args)
+    recent = azure.recent_jobs()
+    if not recent:
+        print(f"no jobs in workspace {azure.workspace.name}")
+        return 0
+    rows = [("NAME", "STATUS", "CREATED", "WHAT")]
+    for job in recent:
+        created = (
+            job.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S") if job.created_at else ""
+        )
+        what = " · ".join(x for x in (job.display_name, job.experiment) if x)
+        rows.append((job.handle.name, job.azure_status, created, what))
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths, strict=True)), row[3])
+    return 0
+
+
+def cancel(args: argparse.Namespace) -> int:
+    """Ask Azure ML to cancel the job; say where it stands after."""
+    azure = backend(args)
+    job = azure.handle(args.name)
+    before = azure.status(job)
+    if before.is_terminal:
+        print(f"{job.name} had already ended: {before.summary()}")
+        return 0
+    azure.cancel(job)
+    print(f"{job.name}: {azure.status(job).summary()}")
+    return 0
