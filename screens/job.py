@@ -51,6 +51,11 @@ _STATE_COLOR = {
 }
 
 
+# Seconds between status polls by backend: a local status is a file read; an Azure ML one is two
+# ARM / Run History requests, and ARM throttles clients that poll every second.
+STATUS_INTERVAL = {"local": 1.0, "azureml": 5.0}
+
+
 class JobScreen(Screen[None]):
     """A job's status line and one of its logs (rank 0's first), followed live."""
 
@@ -101,7 +106,7 @@ class JobScreen(Screen[None]):
         handle: JobHandle,
         *,
         log: str | None = None,
-        status_interval: float = 1.0,
+        status_interval: float | None = None,
         timing: Timing | None = None,
         window: int = 50_000,
         spool_dir: Path | None = None,
@@ -109,7 +114,7 @@ class JobScreen(Screen[None]):
         super().__init__()
         self.backend = backend
         self.handle = handle
-        self.status_interval = status_interval
+        self.status_interval = status_interval or STATUS_INTERVAL.get(handle.backend, 1.0)
         """Seconds between status polls (tests keep it at 0.1 s or more)."""
         self.timing = timing or UI_TIMING
         """How the log follower polls."""
