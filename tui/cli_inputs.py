@@ -1,0 +1,179 @@
+"""What the job commands take as input: a preset, a spec file or a job YAML, plus `--set`.
+
+Shared by `tui.cli` (preview, export) and `tui.cli_jobs` (submit). `CliError` lives here so
+every command module raises the one class `main()` catches.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.core.spec import JobSpec
+
+OPTIONAL_KEYS = {
+    "sku",
+    "compute",
+    "environment",
+    "code",
+    "command",
+    "shm_size",
+    "experiment",
+    "display_name",
+    "deepspeed_config",
+    "zero_stage",
+}
+SET_KEYS = (
+    "framework",
+    "launch",
+    "nodes",
+    "gpus_per_node",
+    "sku",
+    "compute",
+    "environment",
+    "code",
+    "script",
+    "args",
+    "command",
+    "env.NAME",
+    "shm_size",
+    "parameter_servers",
+    "experiment",
+    "display_name",
+    "zero_stage",
+    "deepspeed_config",
+    "deepspeed_via",
+    "hf_launcher",
+)
+
+
+FRAMEWORKS = ("pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod")
+
+
+class CliError(Exception):
+    """A problem with what the user asked for: printed as one line, exit code 2."""
+
+
+def add_inputs(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--preset", metavar="NAME", help="start from a preset (`dtrain-tui presets`)")
+    src.add_argument("--spec", metavar="FILE", help="start from a YAML/JSON file of spec fields")
+    src.add_argument("--job", metavar="FILE", help="start from an Azure ML command-job YAML")
+    p.add_argument(
+        "--framework",
+        choices=FRAMEWORKS,
+        help="with --job: the framework, when the guess from the job is wrong",
+    )
+    p.add_argument(
+        "--set",
+        dest="sets",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="change one field; keys: " + ", ".join(SET_KEYS) + ". An empty value clears it.",
+    )
+    p.add_argument(
+        "--target",
+        type=target_name,
+        choices=("azureml", "local"),
+        default="azureml",
+        help="where the plan runs: an Azure ML cluster (default; or `azure`) or this machine",
+    )
+
+
+def target_name(value: str) -> str:
+    """`azure` is `azureml`: both name the Azure ML target."""
+    return "azureml" if value == "azure" else value
+
+
+def add_workspace(p: argparse.ArgumentParser, target: bool = False) -> None:
+    """The Azure ML workspace flags (and `--target` for commands that default to local)."""
+    if target:
+        p.add_argument(
+            "--target",
+            type=target_name,
+            choices=("local", "azureml"),
+            default="local",
+            help="where the jobs run: this machine (default) or Azure ML (`azure`)",
+        )
+    group = p.add_argument_group(
+        "Azure ML workspace",
+        "default: AZURE_SUBSCRIPTION_ID, AZURE_RESOURCE_GROUP and AZUREML_WORKSPACE_NAME, "
+        "else the config.json in this folder, .azureml/ or a parent",
+    )
+    group.add_argument("--subscription", metavar="ID")
+    group.add_argument("--resource-group", metavar="NAME")
+    group.add_argument("--workspace", metavar="NAME")
+
+
+def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
+    """`spec` with every `--set key=value` applied and validated as one change."""
+    from pydantic import ValidationError
+
+    from tui.core.spec import JobSpec, friendly, parse_args, switch_framework
+
+    changes: dict[str, object] = {}
+    env = dict(spec.env)
+    for item in sets:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise CliError(f"--set {item!r}: expected KEY=VALUE, e.g. --set nodes=4")
+        if key.startswith("env."):
+            env[key[4:]] = value
+        elif key == "args":
+            try:
+                changes["args"] = parse_args(value)
+            except ValueError as err:
+                raise CliError(f"--set {err}") from None
+        elif key in JobSpec.model_fields and key not in ("env", "passthrough", "resources_extra"):
+            changes[key] = None if value == "" and key in OPTIONAL_KEYS else value
+        else:
+            raise CliError(f"--set {key}: unknown key; use one of {', '.join(SET_KEYS)}")
+    if env != spec.env:
+        changes["env"] = env
+    try:
+        if "framework" in changes:  # its usual launch mode unless --set launch says otherwise
+            spec = switch_framework(spec, str(changes.pop("framework")))
+        return spec.with_changes(**changes)
+    except ValidationError as err:
+        raise CliError(f"--set {friendly(err)}") from None
+
+
+def load_spec(args: argparse.Namespace) -> JobSpec:
+    """The spec the inputs describe: a preset, a spec file, a job YAML or the defaults, + --set."""
+    from pydantic import ValidationError
+
+    from tui.core.export import ImportProblem, load_job_file
+    from tui.core.presets import PresetProblem, get_preset, spec_from_mapping
+    from tui.core.spec import JobSpec, friendly
+
+    if args.framework and not args.job:
+        raise CliError("--framework: only with --job (a preset or spec file names its framework)")
+    try:
+        if args.preset:
+            spec = get_preset(args.preset).spec
+        elif args.spec:
+            spec = spec_from_mapping(read_mapping(Path(args.spec)), str(args.spec))
+        elif args.job:
+            spec = load_job_file(args.job, args.framework)
+        else:
+            spec = JobSpec()
+    except (PresetProblem, ImportProblem) as err:
+        raise CliError(str(err)) from None
+    except ValidationError as err:
+        raise CliError(f"{args.job or args.spec}: {friendly(err)}") from None
+    return apply_sets(spec, args.sets)
+
+
+def read_mapping(path: Path) -> object:
+    import yaml
+
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
+    except OSError as err:
+        raise CliError(f"{path}: cannot read it ({err.strerror})") from None
+    except yaml.YAMLError:
+        raise CliError(f"{path}: not valid YAML or JSON") from None

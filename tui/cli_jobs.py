@@ -1,0 +1,244 @@
+"""`dtrain-tui submit|jobs|cancel|logs`: running jobs and reading their logs.
+
+The local backend by default; `--target azure` hands the same commands to `tui.cli_azure`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tui.cli_inputs import CliError, load_spec
+
+
+def cmd_submit(args: argparse.Namespace) -> int:
+    from tui.backends.base import BackendError
+    from tui.backends.local import LocalBackend
+    from tui.core.plan import Target, plan
+
+    if args.target == "azureml":
+        from tui.cli_azure import submit
+        from tui.core.plan import AZUREML
+
+        return _on_azure(submit, args, plan(load_spec(args), AZUREML), _write_log)
+    spec = load_spec(args)
+    p = plan(spec, Target.for_spec("local", spec))
+    try:
+        # Without --wait the job outlives this command, as a cloud job would.
+        backend = LocalBackend(detach=not args.wait)
+        job = backend.submit(p)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+    print(job.name, flush=True)
+    print(f"logs: {Path(job.location, 'user_logs')} (rank 0: {p.ranks[0].log_file})", flush=True)
+    for w in p.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if not args.wait:
+        print(f"status: dtrain-tui jobs · stop: dtrain-tui cancel {job.name}")
+        return 0
+    return _follow(backend, job, Path(job.location, p.ranks[0].log_file))
+
+
+def _follow(backend, job, log: Path) -> int:
+    """Copy `log` to stdout as it grows until the job ends; Ctrl-C cancels the job."""
+    import time
+
+    from tui.backends.base import JobState
+
+    offset = 0
+    out = sys.stdout.buffer
+    try:
+        while True:
+            status = backend.status(job)  # before reading: once it is final, so is the log
+            try:
+                with log.open("rb") as f:
+                    f.seek(offset)
+                    data = f.read()
+            except FileNotFoundError:
+                data = b""
+            if data:
+                out.write(data)
+                out.flush()
+                offset += len(data)
+            if status.is_terminal:
+                break
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        backend.cancel(job)
+        print(f"\njob {job.name}: canceled", file=sys.stderr)
+        return 130
+    print(f"job {job.name}: {status.summary()}", file=sys.stderr)
+    if status.failed_rank not in (None, 0) and status.last_lines:
+        print(f"last lines of {status.failed_log}:", file=sys.stderr)
+        for line in status.last_lines:
+            print(f"  {line}", file=sys.stderr)
+    return 0 if status.state is JobState.COMPLETED else 1
+
+
+def cmd_jobs(args: argparse.Namespace) -> int:
+    from tui.backends.local import LocalBackend
+
+    if args.target == "azureml":
+        from tui.cli_azure import jobs
+
+        return _on_azure(jobs, args)
+
+    backend = LocalBackend(detach=True)
+    jobs = backend.jobs()
+    if not jobs:
+        print(f"no local jobs in {backend.root}; `dtrain-tui submit --preset NAME` starts one")
+        return 0
+    rows = [("NAME", "STATUS", "CREATED", "TOOK", "WHAT")]
+    for job in jobs:
+        status = backend.status(job)
+        created = status.created_at.astimezone() if status.created_at else None
+        took = f"{status.duration:.1f} s" if status.duration is not None else ""
+        when = created.strftime("%Y-%m-%d %H:%M:%S") if created else ""
+        rows.append((job.name, status.summary(), when, took, backend.info(job).get("summary", "")))
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)), row[4])
+    return 0
+
+
+def cmd_cancel(args: argparse.Namespace) -> int:
+    from tui.backends.base import BackendError
+    from tui.backends.local import LocalBackend
+
+    if args.target == "azureml":
+        from tui.cli_azure import cancel
+
+        return _on_azure(cancel, args)
+
+    backend = LocalBackend(detach=True)
+    try:
+        job = backend.handle(args.name)
+        before = backend.status(job)
+        if before.is_terminal:
+            print(f"{job.name} had already ended: {before.summary()}")
+            return 0
+        backend.cancel(job)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+    print(f"{job.name}: {backend.status(job).summary()}")
+    return 0
+
+
+def _on_azure(command: Callable[..., int], *args: Any) -> int:
+    """Run an Azure ML command of `tui.cli_azure`; its BackendError is our one-line error."""
+    from tui.backends.base import BackendError
+
+    try:
+        return command(*args)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+
+
+def _local_backend(args: argparse.Namespace | None = None):
+    from tui.backends.local import LocalBackend
+
+    return LocalBackend(detach=True)
+
+
+def _azure_backend(args: argparse.Namespace):
+    from tui.cli_azure import backend
+
+    return backend(args)
+
+
+LOG_BACKENDS: dict[str, Callable[[argparse.Namespace], Any] | None] = {
+    "local": _local_backend,
+    "azure": _azure_backend,
+    "azureml": _azure_backend,
+}
+"""Backend factories by `--target` name (given the command's arguments)."""
+
+
+def cmd_logs(args: argparse.Namespace) -> int:
+    from tui.backends.base import BackendError
+    from tui.logs.names import log_for_rank, rank_logs
+
+    factory = LOG_BACKENDS[args.target]
+    if factory is None:
+        raise CliError(f"--target {args.target}: following Azure ML jobs is not available yet")
+    backend = factory(args)
+    try:
+        job = backend.handle(args.name)
+        sources = backend.log_sources(job)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+    rank = 0 if args.rank is None else args.rank
+    name = log_for_rank(sources, rank)
+    ranks = [r.rank for r in rank_logs(sources)]
+    if name is None and ranks:
+        raise CliError(f"job {job.name} has no log for rank {rank} (ranks {ranks[0]}-{ranks[-1]})")
+    ui = sys.stdout.isatty() and not args.no_ui
+    if name is None and (ui or args.follow):
+        # A queued cloud job has no logs yet: the screen waits for them, and so does --follow.
+        if backend.status(job).is_terminal:
+            raise CliError(f"job {job.name} has ended without writing a log for rank {rank}")
+        if not ui:
+            name, sources = _wait_for_log(backend, job, rank)
+    if ui:
+        from tui.app import run_job
+
+        # Without --rank the screen may switch to the rank that failed, as after Submit.
+        return run_job(backend, job, None if args.rank is None else name)
+    if name is None:
+        print(f"job {job.name} has no log for rank {rank} yet", file=sys.stderr)
+        return 0
+    return _write_log(backend, job, sources[name], follow=args.follow)
+
+
+def _wait_for_log(backend, job, rank: int, poll: float = 2.0):
+    """Wait until the job lists rank `rank`'s log; (its name, the sources). Ends with the job."""
+    import time
+
+    from tui.logs.names import log_for_rank
+
+    while True:
+        time.sleep(poll)
+        sources = backend.log_sources(job)
+        name = log_for_rank(sources, rank)
+        if name is not None:
+            return name, sources
+        if backend.status(job).is_terminal:
+            raise CliError(f"job {job.name} has ended without writing a log for rank {rank}")
+
+
+def _write_log(backend, job, source, follow: bool) -> int:
+    """Write the log's lines to stdout: what is there now, or (`follow`) until the job ends."""
+    import asyncio
+
+    from tui.backends.base import JobState
+    from tui.logs.follower import LogFollower
+
+    async def job_ended() -> bool:
+        return (await asyncio.to_thread(backend.status, job)).is_terminal
+
+    async def copy() -> str | None:
+        follower = LogFollower(source, done=job_ended if follow else (lambda: True))
+        out = getattr(sys.stdout, "buffer", None)
+        async for update in follower:
+            if update.lines:
+                text = "\n".join(update.lines) + "\n"
+                if out is not None:
+                    out.write(text.encode("utf-8", "replace"))
+                    out.flush()
+                else:
+                    sys.stdout.write(text)
+                    sys.stdout.flush()
+        return follower.state.last_error if follower.state.phase == "failed" else None
+
+    error = asyncio.run(copy())
+    if error:
+        print(f"dtrain-tui: reading {source.name} failed: {error}", file=sys.stderr)
+        return 1
+    if not follow:
+        return 0
+    status = backend.status(job)
+    print(f"job {job.name}: {status.summary()}", file=sys.stderr)
+    return 0 if status.state is JobState.COMPLETED else 1
