@@ -202,7 +202,7 @@ def test_bad_input_exits_2_with_one_readable_line(args, message, capsys):
     assert "Traceback" not in err
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=int(os.environ.get("DTRAIN_FUZZ_EXAMPLES", "200")), deadline=None)
 @given(
     st.lists(
         st.tuples(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import pytest
@@ -17,6 +18,9 @@ from tui.core.plan import plan
 from .test_export_sdk import rest
 
 warnings.filterwarnings("ignore", message=".*experimental.*")
+
+# More examples for a deeper search: DTRAIN_FUZZ_EXAMPLES=20000 .venv/bin/pytest tests/core
+FUZZ_EXAMPLES = int(os.environ.get("DTRAIN_FUZZ_EXAMPLES", "300"))
 
 # In the style of Azure/azureml-examples cli/jobs/single-step/*.
 EXAMPLES = {
@@ -202,6 +206,7 @@ def test_editing_an_imported_job_changes_only_what_was_edited(jobdir):
             "make them agree",
         ),
         ("- just\n- a list", "not a YAML mapping"),
+        ("command: python a.py\nresources: '0'", "resources: expected a mapping"),
     ],
 )
 def test_broken_job_files_give_one_clear_line(data, message, jobdir):
@@ -252,7 +257,7 @@ dist = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None)
 @given(
     st.dictionaries(job_keys, values, max_size=6),
     st.none() | dist,

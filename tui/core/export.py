@@ -222,7 +222,12 @@ def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None =
             f"distribution.type: {dist.get('type')!r} is not supported; "
             "use pytorch, mpi or tensorflow"
         )
-    resources = dict(data.get("resources") or {})
+    resources = data.get("resources") or {}
+    if not isinstance(resources, dict):
+        raise ImportProblem(
+            "resources: expected a mapping, e.g. {instance_count: 2, shm_size: 16g}"
+        )
+    resources = dict(resources)
     instances = _int(resources.pop("instance_count", 1), "resources.instance_count")
     shm_size = resources.pop("shm_size", None)
 
