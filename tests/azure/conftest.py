@@ -15,7 +15,7 @@ import pytest
 
 from tests.azure.emulator import TOKEN, WorkspaceEmulator
 from tests.backends.conftest import _kill_leftovers
-from tests.logs.azurite import AZURITE_BIN, MISSING, Azurite
+from tests.logs.azurite import Azurite
 from tui.backends.azureml import AzureMLBackend
 from tui.backends.azureml_workspace import Workspace
 
@@ -49,14 +49,6 @@ class StaticCredential:
 
         self.calls += 1
         return AccessToken(self.token, int(time.time()) + 3600)
-
-
-@pytest.fixture(scope="session")
-def azurite(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Azurite]:
-    if not AZURITE_BIN.exists():
-        pytest.fail(MISSING, pytrace=False)
-    with Azurite(tmp_path_factory.mktemp("azurite")) as server:
-        yield server
 
 
 @pytest.fixture(scope="session")

@@ -38,6 +38,7 @@ from tui.backends.local_procs import is_alive, signal_process, start_time, visib
 from tui.core.dirs import state_dir
 from tui.core.export import to_json
 from tui.core.plan import LaunchPlan, describe
+from tui.core.spec import is_remote
 from tui.logs.sources import FileSource
 
 QUEUED_TIMEOUT = 30.0
@@ -51,10 +52,6 @@ def _parse_time(value: str | None) -> datetime | None:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:32] or "job"
-
-
-def _is_remote(path: str) -> bool:
-    return "://" in path or path.startswith("azureml:")
 
 
 class LocalBackend:
@@ -93,7 +90,7 @@ class LocalBackend:
         spec = plan.spec
         code = spec.code
         if code is not None:
-            if _is_remote(code):
+            if is_remote(code):
                 raise BackendError(
                     f"code: {code} is not on this machine; the local backend runs a local folder"
                 )

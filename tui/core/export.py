@@ -18,7 +18,7 @@ from typing import Any
 import yaml
 
 from tui.core.plan import LaunchPlan, build_command, describe, framework_args
-from tui.core.spec import JobSpec
+from tui.core.spec import JobSpec, is_remote
 
 SCHEMA = "https://azuremlschemas.azureedge.net/latest/commandJob.schema.json"
 
@@ -52,13 +52,9 @@ class ImportProblem(ValueError):
     """A job file that cannot become a JobSpec; the message names the key and the fix."""
 
 
-def _is_remote(path: str) -> bool:
-    return "://" in path or path.startswith("azureml:")
-
-
 def code_for(spec_code: str | None, out_dir: Path | None) -> str | None:
     """The `code:` value as seen from the folder the YAML is written to, as `az ml` resolves it."""
-    if spec_code is None or out_dir is None or _is_remote(spec_code):
+    if spec_code is None or out_dir is None or is_remote(spec_code):
         return spec_code
     return os.path.relpath(Path(spec_code).resolve(), out_dir.resolve())
 
@@ -276,7 +272,7 @@ def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None =
             fields |= {"launch": "per_process", "gpus_per_node": pcpi}
 
     code = data.get("code")
-    if isinstance(code, str) and not _is_remote(code):
+    if isinstance(code, str) and not is_remote(code):
         code = os.path.normpath(os.path.relpath(Path(base_dir, code).resolve()))
     env = data.get("environment_variables") or {}
     if not isinstance(env, dict):

@@ -258,13 +258,18 @@ def switch_framework(spec: JobSpec, framework: str) -> JobSpec:
     return spec.with_changes(**changes)
 
 
+def is_remote(path: str) -> bool:
+    """A code path Azure ML resolves itself (a datastore or URL), not a folder on this machine."""
+    return "://" in path or path.startswith("azureml:")
+
+
 def code_problems(spec: JobSpec, base: Path | None = None) -> tuple[str | None, str | None]:
     """(error, warning) about the code folder and script on this machine.
 
     The folder must exist (Azure ML uploads it); a script not found inside it is only a warning,
     since a command may create or fetch it.
     """
-    if spec.code is None or "://" in spec.code or spec.code.startswith("azureml:"):
+    if spec.code is None or is_remote(spec.code):
         return None, None
     folder = Path(base or Path.cwd(), spec.code)
     if not folder.is_dir():
