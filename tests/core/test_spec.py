@@ -107,8 +107,11 @@ def test_script_arguments_reach_the_script_exactly_as_typed(arg, tmp_path):
         (JobSpec(), "tensorflow", "per_node"),
         (JobSpec(launch="per_node"), "horovod", "per_process"),
         (JobSpec(launch="per_node"), "deepspeed", "per_node"),
-        (JobSpec(framework="tensorflow", launch="per_node", parameter_servers=2), "pytorch",
-         "per_node"),
+        (
+            JobSpec(framework="tensorflow", launch="per_node", parameter_servers=2),
+            "pytorch",
+            "per_node",
+        ),
         (JobSpec(framework="deepspeed", zero_stage=3), "lightning", "per_process"),
     ],
 )
