@@ -7,7 +7,7 @@ step is invalid.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pydantic import ValidationError
 from textual.app import ComposeResult
@@ -18,12 +18,25 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Label, Static
 
+from tui.core.plan import LaunchPlan
 from tui.core.spec import JobSpec, error_field, friendly
 from widgets.step_header import StepHeader
 from widgets.why import WhyPanel
 
-if TYPE_CHECKING:
-    from tui.app import DtrainApp
+
+class WizardHost(Protocol):
+    """What a step needs of the app that shows it (`tui.app.DtrainApp` is one).
+
+    Declared here rather than imported from `tui.app` so that the app imports its screens and
+    never the other way round.
+    """
+
+    spec: JobSpec
+    review_target: str
+
+    def current_plan(self, target: str | None = None) -> LaunchPlan: ...
+    def next_step(self, current: int) -> None: ...
+    def goto_step(self, index: int) -> None: ...
 
 
 class WizardStep(Screen[None]):
@@ -42,7 +55,7 @@ class WizardStep(Screen[None]):
     can_advance: var[bool] = var(True, bindings=True)
     """False while the step holds a value the model rejects."""
 
-    app: DtrainApp
+    app: WizardHost  # type: ignore[assignment]  (a Textual App that also has these)
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)

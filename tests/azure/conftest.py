@@ -17,7 +17,7 @@ from tests.azure.emulator import TOKEN, WorkspaceEmulator
 from tests.backends.conftest import _kill_leftovers
 from tests.logs.azurite import Azurite
 from tui.backends.azureml import AzureMLBackend
-from tui.backends.azureml_workspace import Workspace
+from tui.backends.azureml.workspace import Workspace
 
 SCRIPTS = Path(__file__).parent / "scripts"
 AZURE_ENV = (

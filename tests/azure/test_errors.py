@@ -8,8 +8,8 @@ from tests.azure.conftest import StaticCredential, workspace_of
 from tests.azure.emulator import TOKEN, WorkspaceEmulator
 from tests.azure.test_jobs_end_to_end import lines_job
 from tui.backends.azureml import AzureMLBackend
-from tui.backends.azureml_errors import redact
-from tui.backends.azureml_workspace import Workspace
+from tui.backends.azureml.errors import redact
+from tui.backends.azureml.workspace import Workspace
 from tui.backends.base import BackendError, JobHandle, JobNotFound
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tui.backends.azureml_status import AZURE_STATES, build_status, failed_log, job_state
+from tui.backends.azureml.status import AZURE_STATES, build_status, failed_log, job_state
 from tui.backends.base import JobState
 
 # The job statuses of azure-ai-ml 1.35's REST models (arm_ml_service `JobStatus`), all of them.

@@ -13,7 +13,7 @@ from screens.dialogs import SubmitScreen
 from screens.job import JobScreen
 from tests.azure.test_jobs_end_to_end import lines_job
 from tui.backends.azureml import AzureMLBackend
-from tui.backends.azureml_workspace import NO_WORKSPACE
+from tui.backends.azureml.workspace import NO_WORKSPACE
 from tui.backends.base import JobState
 from widgets.log_view import LogView
 

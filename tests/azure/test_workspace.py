@@ -10,7 +10,7 @@ import pytest
 
 from tests.azure.conftest import AZURE_ENV, StaticCredential
 from tui.backends.azureml import AzureMLBackend
-from tui.backends.azureml_workspace import (
+from tui.backends.azureml.workspace import (
     NO_WORKSPACE,
     NOT_SIGNED_IN,
     check_sign_in,

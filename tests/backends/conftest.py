@@ -16,7 +16,7 @@ import psutil
 import pytest
 
 from tui.backends.local import LocalBackend
-from tui.backends.local_procs import signal_process
+from tui.backends.local.procs import signal_process
 from tui.core.plan import LaunchPlan, Target, plan
 from tui.core.presets import samples_dir
 from tui.core.spec import JobSpec

@@ -10,9 +10,9 @@ import pytest
 from tests.backends.conftest import BIN, SAMPLES, local_plan
 from tui.backends.base import Backend, BackendError, JobHandle, JobState, JobStatus
 from tui.backends.local import LocalBackend
-from tui.backends.local_jobdir import tail_lines
-from tui.backends.local_launch import build_launches
-from tui.backends.local_streams import StreamRouter, mpirun_first_failure, torchrun_root_cause
+from tui.backends.local.jobdir import tail_lines
+from tui.backends.local.launch import build_launches
+from tui.backends.local.streams import StreamRouter, mpirun_first_failure, torchrun_root_cause
 from tui.core.plan import plan
 from tui.core.spec import JobSpec
 
@@ -158,5 +158,5 @@ def test_the_supervisor_starts_light_and_the_backend_loads_no_ui_or_azure():
         )
         return {m.split(".")[0] for m in out.stdout.split()}
 
-    assert loaded("tui.backends.local_supervisor") == set()  # stdlib only: it starts in ms
+    assert loaded("tui.backends.local.supervisor") == set()  # stdlib only: it starts in ms
     assert loaded("tui.backends.local") <= {"pydantic", "httpx"}  # core and logs, nothing else

@@ -87,7 +87,7 @@ def test_a_rank_failing_under_torchrun_is_named_from_torchrun_s_summary(backend:
 
 
 def running_record(record: dict) -> bool:
-    from tui.backends.local_procs import is_alive
+    from tui.backends.local.procs import is_alive
 
     return is_alive(record["pid"], record["start"])
 

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from tui.core.catalog import Sku
 from tui.core.command import launcher_for, uses_mpi
+from tui.core.plan_types import LaunchPlan, Target
 from tui.core.spec import FRAMEWORKS, JobSpec
-
-if TYPE_CHECKING:
-    from tui.core.plan import LaunchPlan, Target
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|(^|_)SAS($|_)", re.IGNORECASE)
 _DISTRIBUTION_VARS = {

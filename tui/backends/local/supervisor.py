@@ -1,4 +1,4 @@
-"""The process that runs one local job: `python -m tui.backends.local_supervisor JOB_DIR`.
+"""The process that runs one local job: `python -m tui.backends.local.supervisor JOB_DIR`.
 
 `LocalBackend.submit` starts it detached (its own session) and returns; from then on this process
 owns the job: it snapshots the code, starts every process of the plan in its own process group,
@@ -33,14 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from tui.backends.base import JobState, describe_exit
-from tui.backends.local_jobdir import MPI_LOG, JobDir, now_iso, tail_lines
-from tui.backends.local_procs import (
+from tui.backends.local.jobdir import MPI_LOG, JobDir, now_iso, tail_lines
+from tui.backends.local.procs import (
     become_subreaper,
     descendants,
     proc_info,
     signal_process,
 )
-from tui.backends.local_streams import StreamRouter, mpirun_first_failure, torchrun_root_cause
+from tui.backends.local.streams import StreamRouter, mpirun_first_failure, torchrun_root_cause
 
 POLL = 0.05
 SCAN_EVERY = 0.5
@@ -330,7 +330,9 @@ class Supervisor:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="local_supervisor", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="tui.backends.local.supervisor", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("job_dir")
     parser.add_argument("--owner", type=int, help="cancel the job when this parent process exits")
     args = parser.parse_args(argv)

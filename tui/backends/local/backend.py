@@ -1,8 +1,8 @@
 """`LocalBackend`: rehearse a distributed job on this machine with the real launchers.
 
-`submit(plan)` writes the job folder (see `local_jobdir`) and starts a detached supervisor
-(`local_supervisor`) that runs the plan's processes with exactly the plan's environment per rank
-(`local_launch`); it returns at once. Status, logs and cancel work from any process that can
+`submit(plan)` writes the job folder (see `jobdir`) and starts a detached supervisor
+(`supervisor`) that runs the plan's processes with exactly the plan's environment per rank
+(`launch`); it returns at once. Status, logs and cancel work from any process that can
 read the job folder, so a restarted app finds its jobs again, and a job whose supervisor died
 is marked Failed and whatever it left running is stopped.
 
@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, JobStatus
-from tui.backends.local_jobdir import LAUNCHER_LOG, MPI_LOG, JobDir, now_iso
-from tui.backends.local_launch import build_launches
-from tui.backends.local_procs import is_alive, signal_process, start_time, visible_gpus
+from tui.backends.local.jobdir import LAUNCHER_LOG, MPI_LOG, JobDir, now_iso
+from tui.backends.local.launch import build_launches
+from tui.backends.local.procs import is_alive, signal_process, start_time, visible_gpus
 from tui.core.dirs import state_dir
 from tui.core.export import to_json
 from tui.core.plan import LaunchPlan, describe
@@ -143,7 +143,7 @@ class LocalBackend:
             sys.executable,
             "-c",
             "import sys; sys.path.insert(0, sys.argv.pop(1)); "
-            "from tui.backends.local_supervisor import main; sys.exit(main())",
+            "from tui.backends.local.supervisor import main; sys.exit(main())",
             str(_PACKAGE_ROOT),
             str(jd.path),
         ]

@@ -1,6 +1,6 @@
 """`dtrain-tui submit|jobs|cancel|logs`: running jobs and reading their logs.
 
-The local backend by default; `--target azure` hands the same commands to `tui.cli_azure`.
+The local backend by default; `--target azure` hands the same commands to `tui.cli.azure`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tui.cli_inputs import CliError, load_spec
+from tui.cli.inputs import CliError, load_spec
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
@@ -20,7 +20,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     from tui.core.plan import Target, plan
 
     if args.target == "azureml":
-        from tui.cli_azure import submit
+        from tui.cli.azure import submit
         from tui.core.plan import AZUREML
 
         return _on_azure(submit, args, plan(load_spec(args), AZUREML), _write_log)
@@ -82,7 +82,7 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     from tui.backends.local import LocalBackend
 
     if args.target == "azureml":
-        from tui.cli_azure import jobs
+        from tui.cli.azure import jobs
 
         return _on_azure(jobs, args)
 
@@ -109,7 +109,7 @@ def cmd_cancel(args: argparse.Namespace) -> int:
     from tui.backends.local import LocalBackend
 
     if args.target == "azureml":
-        from tui.cli_azure import cancel
+        from tui.cli.azure import cancel
 
         return _on_azure(cancel, args)
 
@@ -128,7 +128,7 @@ def cmd_cancel(args: argparse.Namespace) -> int:
 
 
 def _on_azure(command: Callable[..., int], *args: Any) -> int:
-    """Run an Azure ML command of `tui.cli_azure`; its BackendError is our one-line error."""
+    """Run an Azure ML command of `tui.cli.azure`; its BackendError is our one-line error."""
     from tui.backends.base import BackendError
 
     try:
@@ -144,7 +144,7 @@ def _local_backend(args: argparse.Namespace | None = None):
 
 
 def _azure_backend(args: argparse.Namespace):
-    from tui.cli_azure import backend
+    from tui.cli.azure import backend
 
     return backend(args)
 

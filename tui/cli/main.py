@@ -1,8 +1,8 @@
 """`dtrain-tui`: the wizard with no sub-command; the same work without a UI as sub-commands.
 
 This module parses the command line and holds the commands about a job's plan (`preview`,
-`export`, `presets`, `edit`); `tui.cli_jobs` runs jobs (`submit`, `jobs`, `cancel`, `logs`) and
-`tui.cli_inputs` reads what both take as input. Bad input exits 2 with one readable line on
+`export`, `presets`, `edit`); `tui.cli.jobs` runs jobs (`submit`, `jobs`, `cancel`, `logs`) and
+`tui.cli.inputs` reads what both take as input. Bad input exits 2 with one readable line on
 stderr, never a traceback. Heavy modules are imported inside the command that needs them so
 `--help` and the wizard start fast.
 """
@@ -14,15 +14,15 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from tui.cli_inputs import (
+from tui.cli.inputs import (
     FRAMEWORKS,
     CliError,
     add_inputs,
     add_workspace,
-    apply_sets,  # noqa: F401  (part of this module's interface: tests and scripts use it)
+    apply_sets,  # noqa: F401  (re-exported by tui.cli)
     load_spec,
 )
-from tui.cli_jobs import LOG_BACKENDS, cmd_cancel, cmd_jobs, cmd_logs, cmd_submit
+from tui.cli.jobs import LOG_BACKENDS, cmd_cancel, cmd_jobs, cmd_logs, cmd_submit
 
 
 class _Parser(argparse.ArgumentParser):
@@ -127,7 +127,7 @@ def _console():
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
-    from tui.render import print_plan
+    from tui.cli.render import print_plan
 
     print_plan(_plan(args), args.show, _console())
     return 0

@@ -28,11 +28,11 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from tui.backends.azureml_compute import ComputeCheck, check_compute, compute_name
-from tui.backends.azureml_errors import azure_errors, explain, one_line
-from tui.backends.azureml_logs import SHARE_LISTING_FOR, RunLogs, list_datastore_logs
-from tui.backends.azureml_status import build_status, job_state
-from tui.backends.azureml_workspace import (
+from tui.backends.azureml.compute import ComputeCheck, check_compute, compute_name
+from tui.backends.azureml.errors import azure_errors, explain, one_line
+from tui.backends.azureml.logs import SHARE_LISTING_FOR, RunLogs, list_datastore_logs
+from tui.backends.azureml.status import build_status, job_state
+from tui.backends.azureml.workspace import (
     SIGN_IN_TIMEOUT,
     CachedCredential,
     Workspace,
@@ -180,7 +180,7 @@ class AzureMLBackend:
         yield from self.check_compute(plan).lines()
 
     def check_compute(self, plan: LaunchPlan) -> ComputeCheck:
-        """The cluster's size, node limit and quota against the plan (see `azureml_compute`)."""
+        """The cluster's size, node limit and quota against the plan (see `compute`)."""
         return check_compute(self.ml_client, plan, self.workspace)
 
     # ---- the protocol -------------------------------------------------------------------
@@ -350,7 +350,7 @@ class AzureMLBackend:
 
     def _failure_tails(self, error: str, files: dict[str, str]) -> dict[str, str]:
         """The last lines of the log the error names, else of the first rank logs."""
-        from tui.backends.azureml_status import failed_log
+        from tui.backends.azureml.status import failed_log
 
         named, _, _ = failed_log(error, files)
         names = [named] if named in files else [r.name for r in rank_logs(files)]

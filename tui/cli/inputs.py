@@ -1,6 +1,6 @@
 """What the job commands take as input: a preset, a spec file or a job YAML, plus `--set`.
 
-Shared by `tui.cli` (preview, export) and `tui.cli_jobs` (submit). `CliError` lives here so
+Shared by `tui.cli` (preview, export) and `tui.cli.jobs` (submit). `CliError` lives here so
 every command module raises the one class `main()` catches.
 """
 

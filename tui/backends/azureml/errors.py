@@ -11,12 +11,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from tui.backends.azureml_workspace import sign_in_message
+from tui.backends.azureml.workspace import sign_in_message
 from tui.backends.base import BackendError, JobNotFound
 from tui.logs.sources import redact_text
 
 if TYPE_CHECKING:
-    from tui.backends.azureml_workspace import Workspace
+    from tui.backends.azureml.workspace import Workspace
 
 _BEARER = re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]+")
 _JWT = re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*")

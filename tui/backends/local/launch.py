@@ -5,7 +5,7 @@ laid over the inherited one, plus only what running on one machine needs: PYTHON
 logs arrive as they are written, PATH with this Python's folder first so `python`, `torchrun`
 and `mpirun` in the command are the ones installed beside dtrain-tui, CUDA_VISIBLE_DEVICES when
 there are GPUs, and for per-node launchers the three variables that make torchrun tag each
-worker line with its rank (see `local_streams`).
+worker line with its rank (see `streams`).
 
 - per-process (and per-node without a spawning launcher), TensorFlow: one process per rank
   (task), output to its rank log;
@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from tui.backends.base import BackendError
-from tui.backends.local_jobdir import MPI_LOG
-from tui.backends.local_streams import MARKER_TEMPLATE
+from tui.backends.local.jobdir import MPI_LOG
+from tui.backends.local.streams import MARKER_TEMPLATE
 from tui.core.plan import LaunchPlan, NodePlan, RankPlan
 
 MPI_MISSING = (

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tui.backends.azureml_errors import azure_errors, one_line
+from tui.backends.azureml.errors import azure_errors, one_line
 from tui.core.catalog import find_sku
 
 if TYPE_CHECKING:
-    from tui.backends.azureml_workspace import Workspace
+    from tui.backends.azureml.workspace import Workspace
     from tui.core.plan import LaunchPlan
 
 
