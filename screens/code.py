@@ -11,6 +11,7 @@ from screens.base import WizardStep, labelled
 from tui.core.catalog import environments, find_sku, suggested_env
 from tui.core.plan import plan
 from tui.core.spec import JobSpec, code_problems, parse_args
+from widgets.deepspeed_form import DeepSpeedForm
 from widgets.env_editor import EnvEditor
 
 CUSTOM = "__custom__"
@@ -58,6 +59,7 @@ class CodeStep(WizardStep):
             "Full command",
             box("command", spec.command, "optional: replaces script + arguments, used as typed"),
         )
+        yield DeepSpeedForm(spec, id="deepspeed")
         yield Label("Where it runs", classes="question")
         yield labelled(
             "Environment",
@@ -100,6 +102,7 @@ class CodeStep(WizardStep):
             custom.value = current
         self.query_one(EnvEditor).set_env(spec.env)
         self._offer_nccl(spec)
+        self._show_deepspeed(spec)
         self._check_paths(spec)
 
     @staticmethod
@@ -121,6 +124,17 @@ class CodeStep(WizardStep):
 
     def apply(self, **changes: Any) -> bool:
         return super().apply(**changes) and self._check_paths(self.app.spec)
+
+    def _show_deepspeed(self, spec: JobSpec) -> None:
+        form = self.query_one(DeepSpeedForm)
+        form.display = spec.framework == "deepspeed" and spec.command is None
+        if form.display:
+            form.show(plan(spec))
+
+    def on_deep_speed_form_changed(self, event: DeepSpeedForm.Changed) -> None:
+        event.stop()
+        if self.apply(**{event.field: event.value}):
+            self._show_deepspeed(self.app.spec)
 
     # ---- events ----------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static, TabbedContent, TabPane
 
 from screens.base import WizardStep
+from tui.core import deepspeed
 from tui.core.export import to_yaml
 from tui.core.plan import LaunchPlan, Origin
 from tui.core.sdk import to_python
@@ -25,6 +26,7 @@ TABS = {
     "tab-command": ("Command", 3, "What each node runs, and why."),
     "tab-env": ("Env per rank", 3, "Every rank's variables; the colour says who sets each."),
     "tab-tf": ("TF_CONFIG", 2, "The TF_CONFIG Azure ML writes on each node."),
+    "tab-deepspeed": ("DeepSpeed", 3, "The ds_config.json the command reads, in your numbers."),
     "tab-topology": ("Topology", 2, "Nodes, their GPUs and ranks; node 0 is the master."),
     "tab-yaml": ("Job YAML", 3, "`az ml job create --file job.yml` submits exactly this."),
     "tab-sdk": ("Python SDK", 3, "azure-ai-ml code that builds the same job."),
@@ -95,6 +97,7 @@ class ReviewStep(WizardStep):
         self.query_one("#legend", Static).update(legend)
         self.query_one(EnvTable).set_plan(p)
         tabs = self.query_one(TabbedContent)
+        dark = self.app.current_theme.dark
         is_tf = p.spec.framework == "tensorflow"
         if is_tf:
             configs = "\n".join(
@@ -104,11 +107,38 @@ class ReviewStep(WizardStep):
             )
             self.query_one("#tab-tf-body", Static).update(_syntax(configs, "json"))
         tabs.get_tab("tab-tf").display = is_tf
+        is_ds = p.spec.framework == "deepspeed"
+        if is_ds:
+            self.query_one("#tab-deepspeed-body", Static).update(self._deepspeed(p, dark))
+        tabs.get_tab("tab-deepspeed").display = is_ds
         self.query_one(Topology).show(p)
         self.shown = {"yaml": to_yaml(p), "sdk": to_python(p)}
-        dark = self.app.current_theme.dark
         self.query_one("#tab-yaml-body", Static).update(_syntax(self.shown["yaml"], "yaml", dark))
         self.query_one("#tab-sdk-body", Static).update(_syntax(self.shown["sdk"], "python", dark))
+
+    def _deepspeed(self, p: LaunchPlan, dark: bool) -> Group:
+        """The generated config with its arithmetic, or the user's file with what is wrong."""
+        if p.deepspeed_config is not None:
+            why = deepspeed.explain(p.spec, p.sku, p.world_size)
+            return Group(
+                *(Text(f"• {line}") for line in why),
+                Text(
+                    f"\nds_config.json (written into {p.spec.code or '.'} on export and "
+                    "local runs)",
+                    style="bold underline",
+                ),
+                _syntax(deepspeed.render(p.deepspeed_config), "json", dark),
+            )
+        path = deepspeed.user_config_path(p.spec)
+        if path is None:
+            return Group(Text("The job's own command is used as given; it names its config."))
+        parts: list = [Text(f"Your config: {path} (read, never rewritten)", style="bold")]
+        problems = deepspeed.user_config_problems(p.spec, p.world_size)
+        parts += [Text(f"⚠ {problem}", style="yellow") for problem in problems]
+        if not problems:
+            parts.append(Text("✓ its batch sizes agree with WORLD_SIZE " + str(p.world_size)))
+            parts.append(_syntax(deepspeed.render(deepspeed.read_config(path)), "json", dark))
+        return Group(*parts)
 
     def _command(self, p: LaunchPlan) -> Group:
         parts = [Text("The job command", style="bold underline"), _syntax(p.command, "bash")]
@@ -171,6 +201,7 @@ class ReviewStep(WizardStep):
             "tab-yaml": lambda: self.shown["yaml"],
             "tab-sdk": lambda: self.shown["sdk"],
             "tab-tf": lambda: "\n".join(r.env_dict().get("TF_CONFIG", "") for r in p.ranks),
+            "tab-deepspeed": lambda: deepspeed.render(p.deepspeed_config or {}),
         }.get(active, lambda: p.command)()
         self.app.copy_to_clipboard(text)
         self.notify(f"Copied {TABS.get(active, ('command',))[0]} to the clipboard")

@@ -95,7 +95,10 @@ def test_set_changes_fields_and_env(capsys):
     job = yaml.safe_load(capsys.readouterr().out.split("Job YAML\n", 1)[1])
     assert job["resources"]["instance_count"] == 4
     assert job["environment_variables"] == {"NCCL_DEBUG": "INFO"}
-    assert job["command"] == "python train.py --name 'my run' --deepspeed --zero_stage 3"
+    # ZeRO stage 3 goes into the generated ds_config.json, which the command names.
+    assert job["command"] == (
+        "python train.py --name 'my run' --deepspeed --deepspeed_config ds_config.json"
+    )
 
 
 def test_export_writes_code_relative_to_the_output_file(tmp_path):
@@ -120,7 +123,8 @@ def test_export_refuses_to_overwrite_without_force(tmp_path):
     assert "distribution" in target.read_text()
 
 
-def test_export_sdk_and_json(tmp_path):
+def test_export_sdk_and_json(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the DeepSpeed preset's code folder is "."
     assert (
         main(["export", "--preset", "deepspeed", "--format", "sdk", "-o", str(tmp_path / "job.py")])
         == 0
@@ -128,6 +132,7 @@ def test_export_sdk_and_json(tmp_path):
     code = (tmp_path / "job.py").read_text()
     assert "PyTorchDistribution(process_count_per_instance=8)" in code
     compile(code, "job.py", "exec")
+    assert (tmp_path / "ds_config.json").is_file()  # the config its command names
     assert main(["export", "--format", "json", "-o", str(tmp_path / "plan.json")]) == 0
     assert len(json.loads((tmp_path / "plan.json").read_text())["ranks"]) == 16
 

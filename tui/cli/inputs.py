@@ -45,6 +45,10 @@ SET_KEYS = (
     "zero_stage",
     "deepspeed_config",
     "deepspeed_via",
+    "ds_micro_batch",
+    "ds_grad_accum",
+    "ds_offload",
+    "ds_precision",
     "hf_launcher",
 )
 

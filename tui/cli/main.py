@@ -44,9 +44,9 @@ def build_parser() -> argparse.ArgumentParser:
     add_inputs(p)
     p.add_argument(
         "--show",
-        choices=("command", "env", "yaml", "sdk", "json", "all"),
+        choices=("command", "env", "yaml", "sdk", "json", "deepspeed", "all"),
         default="command",
-        help="what to show (default: command)",
+        help="what to show (default: command; deepspeed: the ds_config.json, as JSON)",
     )
 
     p = sub.add_parser("export", help="write the job as CLI v2 YAML, azure-ai-ml Python or JSON")
@@ -128,9 +128,39 @@ def _console():
 
 def cmd_preview(args: argparse.Namespace) -> int:
     from tui.cli.render import print_plan
+    from tui.core.deepspeed import user_config_problems
 
-    print_plan(_plan(args), args.show, _console())
+    p = _plan(args)
+    if args.show == "deepspeed":
+        _print_deepspeed(p)
+    else:
+        print_plan(p, args.show, _console())
+    for problem in user_config_problems(p.spec, p.world_size):
+        print(f"warning: {problem}", file=sys.stderr)
     return 0
+
+
+def _print_deepspeed(p) -> None:
+    """The config the job will read: the generated one, or the user's file as it is."""
+    from tui.core.deepspeed import ConfigProblem, read_config, render, user_config_path
+
+    if p.deepspeed_config is not None:
+        sys.stdout.write(render(p.deepspeed_config))
+        return
+    path = user_config_path(p.spec)
+    if path is None:
+        raise CliError(
+            "--show deepspeed: this job has no DeepSpeed config "
+            + (
+                "(its command is used as given)"
+                if p.spec.framework == "deepspeed"
+                else f"(framework is {p.spec.framework}; choose deepspeed)"
+            )
+        )
+    try:
+        sys.stdout.write(render(read_config(path)))
+    except ConfigProblem as err:
+        raise CliError(f"deepspeed_config: {err}") from None
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -147,11 +177,32 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError(f"{out} exists; add --force to replace it")
     if not out.parent.is_dir():
         raise CliError(f"{out.parent}: no such folder; create it or choose another path")
+    # The config first: a user's different ds_config.json stops the export before job.yml.
+    ds_path = _write_deepspeed_config(p, args.force) if p.deepspeed_config is not None else None
     out.write_text(render(p, out.parent), encoding="utf-8")
     print(f"wrote {out} ({args.format}: {p.instance_count} nodes, WORLD_SIZE {p.world_size})")
+    if ds_path is not None:
+        print(f"wrote {ds_path} (the DeepSpeed config the command reads)")
     for w in p.warnings:
         print(f"warning: {w}", file=sys.stderr)
     return 0
+
+
+def _write_deepspeed_config(p, force: bool) -> Path:
+    """ds_config.json into the job's code folder, where the command looks for it."""
+    from tui.core.deepspeed import ConfigProblem, write_config
+    from tui.core.spec import is_remote
+
+    code = p.spec.code or "."
+    if is_remote(code):
+        raise CliError(
+            f"code: {code} is not on this machine, so ds_config.json cannot be written into it; "
+            "export with a local code folder or point deepspeed_config at a file in it"
+        )
+    try:
+        return write_config(p.deepspeed_config, Path(code), force)
+    except ConfigProblem as err:
+        raise CliError(str(err)) from None
 
 
 def cmd_presets(args: argparse.Namespace) -> int:

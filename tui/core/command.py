@@ -27,10 +27,9 @@ def framework_args(spec: JobSpec) -> list[str]:
             str(spec.gpus_per_node),
         ]
     if spec.framework == "deepspeed":
-        if spec.deepspeed_config:
-            return ["--deepspeed", "--deepspeed_config", spec.deepspeed_config]
-        if spec.zero_stage is not None:
-            return ["--deepspeed", "--zero_stage", str(spec.zero_stage)]
+        # The user's config file, or the one dtrain-tui builds from the plan (tui.core.deepspeed)
+        # and writes into the code folder: `deepspeed.add_config_arguments` reads both flags.
+        return ["--deepspeed", "--deepspeed_config", spec.deepspeed_config or "ds_config.json"]
     return []
 
 

@@ -52,12 +52,6 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
             f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
             "Choose per_process (Azure ML starts one process per GPU; Lightning detects them)."
         )
-    no_ds_config = not spec.deepspeed_config and spec.zero_stage is None
-    if spec.framework == "deepspeed" and no_ds_config and spec.command is None:
-        out.append(
-            "deepspeed_config: no DeepSpeed config file or ZeRO stage given; your script "
-            "must build its DeepSpeed config itself."
-        )
     if spec.launch == "per_node" and spec.command is not None and launcher_for(spec) is None:
         out.append(
             "command: per-node launch, but no launcher (torchrun, accelerate launch) was "

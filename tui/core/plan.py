@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from tui.core import deepspeed
 from tui.core.catalog import default_environment, find_sku
 from tui.core.command import Refs, build_command, launcher_for, uses_mpi
 from tui.core.command import framework_args as framework_args  # re-exported
@@ -186,6 +187,10 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
 
     warnings = plan_warnings(spec, sku, target, n)
     explanations = explain(spec, sku, target, launcher, pcpi, workers, world)
+    ds_config = None
+    if spec.framework == "deepspeed" and spec.command is None and not spec.deepspeed_config:
+        ds_config = deepspeed.build_config(spec, sku, world)
+        explanations += deepspeed.explain(spec, sku, world)
     if mpi and local and n > 1:
         warnings.append(
             f"On this machine all {n} simulated nodes are one host, so Open MPI reports "
@@ -207,6 +212,7 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
         warnings=tuple(warnings),
         explanations=tuple(explanations),
         env_vars=dict(spec.env),
+        deepspeed_config=ds_config,
     )
 
 

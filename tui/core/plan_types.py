@@ -196,6 +196,8 @@ class LaunchPlan:
     explanations: tuple[str, ...]
     env_vars: dict[str, str] = field(default_factory=dict)
     """Job-level environment_variables (the user's)."""
+    deepspeed_config: dict[str, Any] | None = None
+    """The ds_config.json built from the plan (DeepSpeed jobs without a config file of theirs)."""
 
     @property
     def workers_per_node(self) -> int:

@@ -12,7 +12,14 @@ import shlex
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from tui.core.catalog import find_sku
@@ -105,6 +112,14 @@ class JobSpec(BaseModel):
     deepspeed_config: str | None = None
     zero_stage: int | None = None
     deepspeed_via: Literal["pytorch", "mpi"] = "pytorch"
+    ds_micro_batch: int = 4
+    """DeepSpeed's train_micro_batch_size_per_gpu for the generated ds_config.json."""
+    ds_grad_accum: int = 1
+    """DeepSpeed's gradient_accumulation_steps for the generated ds_config.json."""
+    ds_offload: Literal["none", "cpu", "nvme"] = "none"
+    """ZeRO offload of optimizer states (and, at stage 3, parameters)."""
+    ds_precision: Literal["auto", "bf16", "fp16", "fp32"] = "auto"
+    """auto: bf16 where the GPU has it (Ampere and newer), else fp16."""
     hf_launcher: Literal["accelerate", "torchrun"] = "accelerate"
     passthrough: dict[str, Any] = {}
     """Job fields the wizard does not model (inputs, outputs, services, identity, …)."""
@@ -125,6 +140,13 @@ class JobSpec(BaseModel):
     def _gpus(cls, v: int) -> int:
         if v < 1:
             raise _rule("gpus_per_node", f"must be at least 1, got {v}")
+        return v
+
+    @field_validator("ds_micro_batch", "ds_grad_accum")
+    @classmethod
+    def _ds_counts(cls, v: int, info: ValidationInfo) -> int:
+        if not 1 <= v <= 65536:
+            raise _rule(info.field_name, f"must be between 1 and 65536, got {v}")
         return v
 
     @field_validator("parameter_servers")

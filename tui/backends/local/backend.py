@@ -35,6 +35,7 @@ from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, Jo
 from tui.backends.local.jobdir import LAUNCHER_LOG, MPI_LOG, JobDir, now_iso
 from tui.backends.local.launch import build_launches
 from tui.backends.local.procs import is_alive, signal_process, start_time, visible_gpus
+from tui.core.deepspeed import ConfigProblem, write_config
 from tui.core.dirs import state_dir
 from tui.core.export import to_json
 from tui.core.plan import LaunchPlan, describe
@@ -97,6 +98,11 @@ class LocalBackend:
             code = str(Path(code).resolve())
             if not Path(code).exists():
                 raise BackendError(f"code: {code} does not exist")
+        if plan.deepspeed_config is not None:  # what the preview showed is what DeepSpeed reads
+            try:
+                write_config(plan.deepspeed_config, Path(code or "."))
+            except ConfigProblem as err:
+                raise BackendError(str(err)) from None
         self.root.mkdir(parents=True, exist_ok=True)
         jd = self._new_job_dir(spec.display_name or spec.experiment or spec.framework)
         try:
