@@ -40,6 +40,8 @@ UI_TIMING = Timing(max_read=1 << 20)
 takes in ~10 ms each, so the screen stays responsive while it catches up."""
 SOURCES_EVERY = 10
 """Look for new logs (system logs, late ranks) every this many status polls."""
+JUMP_TRIES = 50
+"""Refreshes to wait for the jump to a failure's first error to show (each one tries again)."""
 _RANK = Binding.Group("Rank", compact=True)
 _STATE_COLOR = {
     JobState.QUEUED: "$text-muted",
@@ -133,6 +135,7 @@ class JobScreen(Screen[None]):
         self._done = asyncio.Event()  # set once the job is terminal: followers finish up
         self._ended = False
         self._jump_to_error = False
+        self._jump_tries = 0
         self._generation = 0
         self._problem: str | None = None
         self._asking = "search"
@@ -217,7 +220,7 @@ class JobScreen(Screen[None]):
                 if target != self.log_name:
                     self.open_log(target)
                 text += f" · showing {escape(self._label(target))}, at its first error"
-                self._jump_to_error = True
+                self._jump_to_error, self._jump_tries = True, 0
                 self._go_to_first_error()
         outcome = self.query_one("#job-outcome", Static)
         outcome.update(text)
@@ -323,8 +326,16 @@ class JobScreen(Screen[None]):
         self.show_status()
 
     def _go_to_first_error(self) -> None:
-        if self.query_one(LogView).first_error():
+        """Jump to the first error once the log has one, and again after each refresh until
+        the error line is on screen (a jump made before the view's layout can be lost)."""
+        view = self.query_one(LogView)
+        if not self._jump_to_error or not view.first_error():
+            return  # not asked, or no error yet: the next batch of lines tries again
+        if view.on_screen(view.store.error_starts[0]):
             self._jump_to_error = False
+        elif self._jump_tries < JUMP_TRIES:
+            self._jump_tries += 1
+            self.call_after_refresh(self._go_to_first_error)
 
     def _rank_logs(self):
         return rank_logs(self.sources)

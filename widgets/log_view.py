@@ -280,6 +280,13 @@ class LogView(ScrollView, can_focus=True):
         self.go_to_line(self._store.error_starts[0])
         return True
 
+    def on_screen(self, line: int) -> bool:
+        """Whether line `line` is among the rows the view shows now."""
+        if not self._shows_line(line):
+            return False
+        item = self._item_for_line(line)
+        return any(row == item for row, _ in self._layout(self.scrollable_content_region.height))
+
     def go_to_line(self, line: int, column: int = 0) -> None:
         """Show line `line` a third of the way down (pauses follow)."""
         self.follow = False
@@ -287,7 +294,7 @@ class LogView(ScrollView, can_focus=True):
         if not self.wrap:
             width = self.scrollable_content_region.width - self._gutter_width()
             x = 0 if column < width - 8 else column - width // 2
-            self.scroll_to(x=x, animate=False, immediate=True)
+            self.scroll_to(x=x, animate=False, immediate=True, force=True)
         self.refresh()
 
     def _scan(self, found: LineSet, then: Callable[[], None]) -> None:
@@ -388,7 +395,7 @@ class LogView(ScrollView, can_focus=True):
     def _scroll_to_end(self) -> None:
         self._auto_scroll = True
         try:
-            self.scroll_to(y=self.max_scroll_y, animate=False, immediate=True)
+            self._scroll_y_to(self.max_scroll_y)
         finally:
             self._auto_scroll = False
 
@@ -398,9 +405,15 @@ class LogView(ScrollView, can_focus=True):
             context = 1 if self.wrap else height // 3
         self._auto_scroll = True
         try:
-            self.scroll_to(y=max(0, item - context), animate=False, immediate=True)
+            self._scroll_y_to(max(0, item - context))
         finally:
             self._auto_scroll = False
+
+    def _scroll_y_to(self, y: float) -> None:
+        # Forced: right after new lines arrive, the vertical scrollbar that permits scrolling
+        # only appears at the next layout, and an unforced scroll before it is silently
+        # dropped (the view stays at the top while the lines it was sent to are further down).
+        self.scroll_to(y=y, animate=False, immediate=True, force=True)
 
     # ---- rows ---------------------------------------------------------------------------
 

@@ -130,3 +130,20 @@ async def test_following_wrapping_filtering_and_the_partial_line(tmp_path: Path,
         spool = view.store.path
         view.clear()
         assert not spool.exists() and view.line_count == 0 and view.follow
+
+
+async def test_a_jump_made_as_the_first_lines_arrive_shows_the_line(tmp_path: Path, monkeypatch):
+    # The job screen jumps to a failure's first error in the same tick the lines arrive, before
+    # the view's next layout: the line must be on screen at once, not only after a redraw.
+    monkeypatch.setenv("DTRAIN_TUI_HOME", str(tmp_path))
+    app = ViewApp()
+    async with app.run_test(size=(60, 12)) as pilot:
+        view = app.query_one(LogView)
+        await pilot.pause()
+        lines = [f"step {i}" for i in range(200)]
+        lines[150] = "ERROR: disk quota almost used up"
+        view.append(lines)
+        assert view.first_error() and not view.follow
+        assert view.on_screen(150) and "ERROR: disk quota almost used up" in view.visible_lines()
+        await pilot.pause()
+        assert view.on_screen(150) and not view.on_screen(0)
