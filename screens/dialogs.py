@@ -12,6 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
+from tui.backends.base import ComputeNotFound
+
 
 class _Dialog(ModalScreen):
     DEFAULT_CSS = """
@@ -117,11 +119,15 @@ class SubmitScreen(_Dialog):
         azure_note: str,
         azure_ready: bool,
         azure_check: Callable[[], Iterable[str]] | None = None,
+        create_compute: Callable[[str, Callable[[bool | None], None]], None] | None = None,
     ) -> None:
         super().__init__()
         self.local_note, self.azure_note, self.azure_ready = local_note, azure_note, azure_ready
         self.azure_check = azure_check
+        self.create_compute = create_compute
+        """Offers to create a missing cluster (name, then called back with True once made)."""
         self._checked = False
+        self._missing: str | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -133,6 +139,9 @@ class SubmitScreen(_Dialog):
             check = Static("", id="azure-check", classes="hint")
             check.display = False
             yield check
+            offer = Button("", id="create-compute", compact=True)
+            offer.display = False
+            yield offer
             with Horizontal():
                 yield Button("Submit", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -155,16 +164,26 @@ class SubmitScreen(_Dialog):
             for line in self.azure_check():
                 lines.append(line)
                 self.app.call_from_thread(self._show_check, list(lines), None)
+        except ComputeNotFound as err:  # the one thing the dialog can fix: offer to
+            self.app.call_from_thread(self._show_check, lines, str(err), False, err.name)
         except Exception as err:  # one line with the fix, never a traceback
             self.app.call_from_thread(self._show_check, lines, str(err))
         else:
             self.app.call_from_thread(self._show_check, lines, None, True)
 
-    def _show_check(self, lines: list[str], error: str | None, done: bool = False) -> None:
+    def _show_check(
+        self, lines: list[str], error: str | None, done: bool = False, missing: str | None = None
+    ) -> None:
         from textual.markup import escape
 
         if not self.is_mounted:  # dismissed while the check ran
             return
+        self._missing = missing if self.create_compute is not None else None
+        offer = self.query_one("#create-compute", Button)
+        offer.display = self._missing is not None
+        if self._missing is not None:
+            offer.label = f"Create cluster {self._missing}…"
+            error = f"compute cluster {self._missing} does not exist in the workspace"
         shown = [
             f"[b]{escape(line)}[/b]" if line.startswith("warning:") else escape(line)
             for line in lines
@@ -177,8 +196,18 @@ class SubmitScreen(_Dialog):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
+        if event.button.id == "create-compute" and self._missing and self.create_compute:
+            self.create_compute(self._missing, self._after_create)
+            return
         if event.button.id != "ok":
             self.dismiss(None)
             return
         pressed = self.query_one(RadioSet).pressed_button
         self.dismiss((pressed.id or "to-local").removeprefix("to-") if pressed else "local")
+
+    def _after_create(self, created: bool | None) -> None:
+        """Back from creating the cluster: check again, so the quota and size lines show."""
+        if created:
+            self.query_one("#azure-check", Static).update("Checking the new cluster…")
+            self.query_one("#create-compute", Button).display = False
+            self._check_azure()

@@ -209,7 +209,15 @@ class DtrainApp(App[None]):
                 self.submit(kind)
 
         check = self.azure_preflight if azure_ready else None
-        self.push_screen(SubmitScreen(local_note, azure_note, azure_ready, check), chosen)
+        create = self.offer_create_compute if azure_ready else None
+        self.push_screen(SubmitScreen(local_note, azure_note, azure_ready, check, create), chosen)
+
+    def offer_create_compute(self, name: str, done: Callable[[bool | None], None]) -> None:
+        """Show what creating cluster `name` for the current plan means, and create it if asked."""
+        from screens.create_compute import CreateComputeScreen
+
+        backend = self.backends["azureml"]()
+        self.push_screen(CreateComputeScreen(backend, self.current_plan("azureml"), name), done)
 
     def azure_preflight(self) -> Iterator[str]:
         """The Azure ML backend's checks for the current plan (blocks: run it in a worker)."""

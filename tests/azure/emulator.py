@@ -10,6 +10,18 @@ workspace's discovery URL (Run History). It answers what dtrain-tui's backend an
 - discovery (`api` points back here) and Run History run details, whose `logFiles` are SAS URLs
   into Azurite, valid for `sas_lifetime` seconds (Azurite refuses expired ones with 403).
 
+The answers are shaped from what the real service answered (`data/SOURCES.md` lists the recorded
+bodies): a created job's first status is `Starting` (201); cancel answers 202 + `Location` or
+200 (`cancel_status`) and the job may stay `CancelRequested` for `cancel_delay` seconds; the job
+list comes in pages of `page_size` with `nextLink`, and may hold jobs azure-ai-ml cannot read
+(`add_foreign_job`); `listSecrets` answers the `expirableSecret` SAS form
+(`{"secretsType": "Sas", "sasToken": "?sv=…"}`) or the account key (`datastore_secrets`); usages
+carry the names Azure ML gives them ("Standard NCADSA100v4 Family Cluster Dedicated vCPUs", "Total
+Cluster Dedicated Regional vCPUs"); Run History's 404 is `UserError` "Run X was not found"; any of
+the 14 `JobStatus` states can be forced (`set_status`); a running job's Run History listing can
+leave out `user_logs/` (`user_logs_listed_while_running`); logs can carry the older runtime's
+names (`legacy_logs`: `azureml-logs/70_driver_log_<rank>.txt`).
+
 Every request needs the test bearer token. Jobs run for real when `run_jobs` is on (see
 `emulator_runs`). Faults can be injected per request (`fail_next`). Every request is recorded.
 """
@@ -28,6 +40,7 @@ from urllib.parse import quote
 import trustme
 from azure.storage.blob import BlobSasPermissions, generate_blob_sas
 
+from tests.azure.emulator_compute import ComputeCreations
 from tests.azure.emulator_http import PROVIDER, TOKEN, Fault, Handler, Recorded, error
 from tests.azure.emulator_runs import CONTAINER, EmulatedRun
 from tests.logs.azurite import DEV_ACCOUNT, DEV_KEY, Azurite
@@ -66,6 +79,16 @@ class WorkspaceEmulator:
         self.pad = 0
         self.forbidden = False
         self.list_logs_in_run_history = True
+        self.user_logs_listed_while_running = True
+        self.system_logs = False
+        """Publish a `system_logs/lifecycler/lifecycler.log` for each running job, as Azure does."""
+        self.legacy_logs = False
+        self.cancel_status = 202
+        self.cancel_delay = 0.0
+        self.page_size = 50
+        self.datastore_secrets = "Sas"
+        self.foreign_jobs: list[dict[str, Any]] = []
+        """Job bodies of kinds dtrain-tui does not make (listed, never run)."""
         self.computes: dict[str, dict[str, Any]] = {}
         self.vm_sizes: list[dict[str, Any]] = []
         self.usages: list[dict[str, Any]] = []
@@ -77,6 +100,8 @@ class WorkspaceEmulator:
         self.unknown: list[str] = []
         self.faults: list[Fault] = []
         self.operations: dict[str, EmulatedRun] = {}
+        self.creations = ComputeCreations(self)
+        """Compute clusters created through the API (see emulator_compute)."""
         self.local = LocalBackend(root / "jobs", gpus=[], grace=2.0)
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -104,6 +129,8 @@ class WorkspaceEmulator:
         ]
         self.set_quota("standardNDASv4_A100Family", used=96, limit=480)
         self.set_quota("StandardNCADSA100v4Family", used=0, limit=24)
+        self.set_quota(REGIONAL_DEDICATED, used=96, limit=1000)
+        self.set_quota(REGIONAL_LOW_PRIORITY, used=0, limit=100)
 
     def add_compute(self, name: str, size: str, *, max_nodes: int, min_nodes: int = 0) -> None:
         self.computes[name] = {
@@ -127,20 +154,64 @@ class WorkspaceEmulator:
             },
         }
 
-    def set_quota(self, family: str, *, used: int, limit: int) -> None:
-        self.usages = [u for u in self.usages if u["name"]["value"] != family]
+    def set_quota(
+        self, family: str, *, used: int, limit: int, low_priority: bool = False
+    ) -> None:
+        """The vCPU usage of a VM family (`standardNDASv4_A100Family`), or of the region
+        (`REGIONAL_DEDICATED`, `REGIONAL_LOW_PRIORITY`), named the way Azure ML names it."""
+        if family in (REGIONAL_DEDICATED, REGIONAL_LOW_PRIORITY):
+            name = family
+            kind = "dedicatedCores" if family == REGIONAL_DEDICATED else "lowPriorityCores"
+            usage_id = f"/subscriptions/{self.subscription}/usages"
+        else:
+            core = re.sub(r"(?i)^standard|family$", "", family)
+            tier = "LowPriority" if low_priority else "Dedicated"
+            name, kind = f"Standard {core} Family Cluster {tier} vCPUs", "vmFamily"
+            usage_id = f"/subscriptions/{self.subscription}/usages/{name.replace(' ', '_')}"
+        self.usages = [u for u in self.usages if u["name"]["value"] != name]
         self.usages.append(
             {
-                "id": f"/subscriptions/{self.subscription}/providers/{PROVIDER}/locations/"
-                f"{self.location}/usages/{family}",
+                "id": usage_id,
                 "amlWorkspaceLocation": self.location,
-                "type": f"{PROVIDER}/locations/usages",
+                "type": f"{PROVIDER}/{kind}/usages",
                 "unit": "Count",
                 "currentValue": used,
                 "limit": limit,
-                "name": {"value": family, "localizedValue": f"{family} Cluster Dedicated vCPUs"},
+                "name": {"value": name, "localizedValue": name},
             }
         )
+
+    def add_foreign_job(self, name: str, kind: str = "Labeling") -> None:
+        """A job the workspace lists that dtrain-tui did not make: `Labeling` (a type
+        azure-ai-ml refuses) or `unreadable` (a command job with an input type it cannot parse,
+        which `jobs.list()` yields as None, as it does for batch-endpoint jobs)."""
+        body = {
+            "id": f"{self.ws_id}/jobs/{name}",
+            "name": name,
+            "type": f"{PROVIDER}/workspaces/jobs",
+            "properties": {
+                "jobType": "Labeling",
+                "status": "Running",
+                "displayName": name,
+                "experimentName": "other",
+                "services": {},
+                "properties": {},
+                "tags": {},
+            },
+            "systemData": {"createdAt": iso(datetime.now(timezone.utc)), "createdBy": "Other"},
+        }
+        if kind == "unreadable":
+            body["properties"].update(
+                jobType="Command",
+                command="python score.py",
+                environmentId="azureml:batch-env:1",
+                inputs={"data": {"jobInputType": "batch_input_type", "uri": "azureml://x"}},
+            )
+        self.foreign_jobs.append(body)
+
+    def set_status(self, name: str, status: str) -> None:
+        """From now on job `name` is in `status` (any of azure-ai-ml's 14 `JobStatus` values)."""
+        self.runs[name].forced = status
 
     def register_code(self, folder: Path) -> str:
         """Say the workspace already holds `folder` as a code asset (as after an upload)."""
@@ -203,6 +274,7 @@ class WorkspaceEmulator:
         self.requests.clear()
         self.unknown.clear()
         self.faults.clear()
+        self.creations = ComputeCreations(self)
         self.computes.clear()
         self.usages.clear()
         self.add_defaults()
@@ -211,6 +283,14 @@ class WorkspaceEmulator:
         self.pad = 0
         self.forbidden = False
         self.list_logs_in_run_history = True
+        self.user_logs_listed_while_running = True
+        self.system_logs = False
+        self.legacy_logs = False
+        self.cancel_status = 202
+        self.cancel_delay = 0.0
+        self.page_size = 50
+        self.datastore_secrets = "Sas"
+        self.foreign_jobs.clear()
 
     def __enter__(self) -> WorkspaceEmulator:
         self.start()
@@ -263,6 +343,11 @@ class WorkspaceEmulator:
             "warnings": [],
             "logFiles": self.log_urls(run) if self.list_logs_in_run_history else {},
         }
+        if not self.user_logs_listed_while_running and status not in _ENDED:
+            # Users report Run History listing system_logs/ while user_logs/ come at the end.
+            details["logFiles"] = {
+                k: v for k, v in details["logFiles"].items() if not k.startswith("user_logs/")
+            }
         if started:
             details["startTimeUtc"] = iso(started)
         if ended:
@@ -314,14 +399,23 @@ class WorkspaceEmulator:
                 backend=self.local if self.run_jobs else None,
                 code=code,
                 pad=self.pad,
+                legacy=self.legacy_logs,
+                system_logs=self.system_logs,
             )
             self.runs[name] = run
-            return 201, self.job_body(run)
+            created = self.job_body(run)
+            created["properties"]["status"] = "Starting"  # what the service's 201 says
+            return 201, created
 
     def _code_dir(self, code_id: str) -> Path | None:
         m = re.search(r"/codes/([^/]+)/versions/", code_id)
         digest = self.code_names.get(m.group(1)) if m else None
         return self.code_dirs.get(digest) if digest else None
+
+
+_ENDED = ("Completed", "Failed", "Canceled")
+REGIONAL_DEDICATED = "Total Cluster Dedicated Regional vCPUs"
+REGIONAL_LOW_PRIORITY = "Total Cluster LowPriority Regional vCPUs"
 
 
 def _definition(props: dict[str, Any]) -> dict[str, Any]:

@@ -27,7 +27,8 @@ _WS = re.compile(
 )
 _LOCATION = re.compile(
     rf"^/subscriptions/(?P<sub>[^/]+)/providers/{re.escape(PROVIDER)}/locations/(?P<loc>[^/]+)"
-    r"/(?P<what>usages|vmSizes|mfeOperationResults/(?P<op>[^/]+))$",
+    r"/(?P<what>usages|vmSizes|mfeOperationResults/(?P<op>[^/]+)"
+    r"|computeOperationsStatus/(?P<compute_op>[^/]+))$",
     re.IGNORECASE,
 )
 _HISTORY = re.compile(r"^/history/v1\.0(?P<ws>/subscriptions/.+?)/runs/(?P<run>[^/]+)/details$")
@@ -200,6 +201,8 @@ class Handler(BaseHTTPRequestHandler):
         what = m.group("what").lower()
         if what == "usages":
             return 200, {"value": em.usages}, None
+        if m.group("compute_op"):
+            return em.creations.status(m.group("compute_op"))
         if what == "vmsizes":
             sizes = [
                 {
@@ -251,6 +254,8 @@ class Handler(BaseHTTPRequestHandler):
         head = segments[0].lower()
         if head == "jobs":
             return self._jobs(method, segments[1:], body)
+        if head == "computes" and len(segments) == 2 and method == "PUT":
+            return em.creations.put(segments[1], body)
         if head == "computes" and len(segments) == 2 and method == "GET":
             compute = em.computes.get(segments[1])
             if compute is None:

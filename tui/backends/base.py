@@ -27,6 +27,14 @@ class JobNotFound(BackendError):
     """No job of that name on this backend."""
 
 
+class ComputeNotFound(BackendError):
+    """The cluster the job names does not exist; `name` is its name (it can be created)."""
+
+    def __init__(self, message: str, name: str) -> None:
+        super().__init__(message)
+        self.name = name
+
+
 class JobState(str, Enum):
     """A job's lifecycle, in Azure ML's words."""
 

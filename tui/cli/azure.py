@@ -39,7 +39,7 @@ def submit(args: argparse.Namespace, p: LaunchPlan, write_log: WriteLog) -> int:
     azure = backend(args)
     azure.workspace  # noqa: B018 - no network: a missing workspace fails before any import
     azure.sign_in()
-    for warning in azure.check_compute(p).warnings:
+    for warning in _check_or_create_compute(azure, args, p).warnings:
         print(f"warning: {warning}", file=sys.stderr)
     job = azure.submit(p)
     print(job.name, flush=True)
@@ -55,6 +55,30 @@ def submit(args: argparse.Namespace, p: LaunchPlan, write_log: WriteLog) -> int:
     except KeyboardInterrupt:
         print(f"\nstopped following; the job runs on: dtrain-tui cancel {hint}", file=sys.stderr)
         return 130
+
+
+def _check_or_create_compute(azure: AzureMLBackend, args: argparse.Namespace, p: LaunchPlan):
+    """The compute check; with --create-compute a missing cluster is created first."""
+    from tui.backends.base import BackendError, ComputeNotFound
+
+    try:
+        return azure.check_compute(p)
+    except ComputeNotFound as missing:
+        if not getattr(args, "create_compute", False):
+            raise
+        name = missing.name
+    from tui.core.sdk import cluster_notes, sdk_cluster
+
+    if args.idle_minutes < 1:
+        raise BackendError(f"--idle-minutes must be at least 1, got {args.idle_minutes}")
+    cluster = sdk_cluster(
+        p, name, low_priority=args.low_priority, idle_seconds=args.idle_minutes * 60
+    )
+    print(f"compute cluster {name} does not exist; creating it:", file=sys.stderr)
+    for note in cluster_notes(p, cluster):
+        print(f"  {note}", file=sys.stderr)
+    print(azure.create_compute(cluster, lambda line: print(line, file=sys.stderr)))
+    return azure.check_compute(p)
 
 
 def _follow_rank_0(
@@ -80,7 +104,8 @@ def jobs(args: argparse.Namespace) -> int:
     azure = backend(args)
     recent = azure.recent_jobs()
     if not recent:
-        print(f"no jobs in workspace {azure.workspace.name}")
+        skipped = f" ({recent.note()})" if getattr(recent, "skipped", 0) else ""
+        print(f"no jobs in workspace {azure.workspace.name}{skipped}")
         return 0
     rows = [("NAME", "STATUS", "CREATED", "WHAT")]
     for job in recent:
@@ -92,6 +117,8 @@ def jobs(args: argparse.Namespace) -> int:
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths, strict=True)), row[3])
+    if getattr(recent, "skipped", 0):
+        print(f"({recent.note()})")
     return 0
 
 

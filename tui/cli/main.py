@@ -71,6 +71,24 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="follow rank 0's log until the job ends; exit 0 if it completed, 1 if not",
     )
+    cluster = p.add_argument_group("a missing cluster (--target azure)")
+    cluster.add_argument(
+        "--create-compute",
+        action="store_true",
+        help="create the named cluster when it does not exist: the job's VM size, 0 to N nodes",
+    )
+    cluster.add_argument(
+        "--low-priority",
+        action="store_true",
+        help="create it as low priority (cheaper; nodes can be taken back mid-job)",
+    )
+    cluster.add_argument(
+        "--idle-minutes",
+        type=int,
+        default=30,
+        metavar="N",
+        help="idle minutes before its nodes scale down to 0 (default 30)",
+    )
     add_workspace(p)
     p = sub.add_parser("jobs", help="list jobs and their status (local, or --target azure)")
     add_workspace(p, target=True)

@@ -167,3 +167,65 @@ def to_python(p: LaunchPlan, out_dir: Path | None = None) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+# ---- the cluster ---------------------------------------------------------------------------
+
+IDLE_SECONDS = 1800
+"""Idle time before a cluster scales back to 0 nodes: long enough to submit a fix and rerun
+without waiting for nodes again, short enough not to pay for an idle evening."""
+
+
+def sdk_cluster(
+    p: LaunchPlan, name: str, *, low_priority: bool = False, idle_seconds: int = IDLE_SECONDS
+) -> Call:
+    """The `AmlCompute(...)` the guide creates for distributed training, sized for plan `p`.
+
+    `min_instances=0`: no node runs (or costs) while no job does. `max_instances` = the job's
+    nodes. InfiniBand needs nothing more: a cluster's nodes are one scale set, which IB links.
+    """
+    kwargs: dict[str, Any] = {
+        "name": name,
+        "size": p.spec.sku,
+        "min_instances": 0,
+        "max_instances": p.instance_count,
+        "tier": "low_priority" if low_priority else "dedicated",
+        "idle_time_before_scale_down": idle_seconds,
+    }
+    return _call("AmlCompute", kwargs, ENTITIES)
+
+
+def cluster_notes(p: LaunchPlan, cluster: Call) -> list[str]:
+    """What the cluster's settings mean for this job, in the user's numbers."""
+    kw = cluster.kwargs
+    notes = [
+        f"{kw['size']}, 0 to {kw['max_instances']} nodes: no node runs, and none is billed, "
+        "while no job does; a job waits a few minutes while its nodes start.",
+        f"Idle nodes scale down after {kw['idle_time_before_scale_down'] // 60} minutes.",
+    ]
+    if kw["tier"] == "low_priority":
+        notes.append(
+            "Low priority: much cheaper, but Azure may take a node back at any time, and in a "
+            f"{p.instance_count}-node job one lost node stops every rank: checkpoint often."
+        )
+    else:
+        notes.append("Dedicated: nodes are yours until the job ends (uses dedicated vCPU quota).")
+    if p.sku is not None and p.sku.nccl_can_use_infiniband:
+        notes.append(
+            f"{p.sku.name} has InfiniBand ({p.sku.infiniband}); a cluster keeps its nodes in one "
+            "scale set, so NCCL reaches it with no extra setting."
+        )
+    return notes
+
+
+def cluster_code(cluster: Call) -> str:
+    """The azure-ai-ml code that creates the cluster, as dtrain-tui runs it."""
+    kwargs = "".join(f"    {k}={v!r},\n" for k, v in cluster.kwargs.items())
+    return (
+        "from azure.ai.ml import MLClient\n"
+        "from azure.ai.ml.entities import AmlCompute\n"
+        "from azure.identity import DefaultAzureCredential\n\n"
+        f"cluster = AmlCompute(\n{kwargs})\n"
+        "ml_client = MLClient.from_config(credential=DefaultAzureCredential())\n"
+        "ml_client.compute.begin_create_or_update(cluster).result()\n"
+    )

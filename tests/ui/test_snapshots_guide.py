@@ -1,0 +1,37 @@
+"""What the guide's two extras look like: the DeepSpeed tab and the create-cluster dialog."""
+
+from __future__ import annotations
+
+from tui.core.plan import plan
+from tui.core.presets import get_preset
+
+from .conftest import make_app
+
+SIZE = (110, 40)
+
+
+def test_review_deepspeed_tab(snap_compare):
+    app = make_app(spec=get_preset("deepspeed").spec, review=True)
+
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        pilot.app.screen.query_one("#tabs").active = "tab-deepspeed"
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
+
+
+def test_create_cluster_dialog(snap_compare):
+    from screens.create_compute import CreateComputeScreen
+
+    spec = get_preset("pytorch-ddp").spec
+    app = make_app(spec=spec, review=True)
+
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        pilot.app.push_screen(CreateComputeScreen(None, plan(spec), "gpu-a100"))
+        await pilot.pause()
+        await pilot.click("#low-priority")
+        await pilot.pause()
+
+    assert snap_compare(app, run_before=run_before, terminal_size=SIZE)
