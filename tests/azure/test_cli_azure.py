@@ -72,18 +72,16 @@ def dtrain(args: list[str], env: dict[str, str], cwd: Path, timeout: float = 60)
     )
 
 
-def test_no_credentials_exit_2_with_one_line_fast(tmp_path, emulator) -> None:
+def test_no_credentials_exit_2_with_one_line_before_any_request(tmp_path, emulator) -> None:
+    # How fast is a figure for tests/benchmarks/bench_stops.py; here, one line and no request.
     env = cli_env(tmp_path, emulator, signed_in=False)
-    started = time.monotonic()
     done = dtrain(["submit", "--target", "azure", "--preset", "pytorch-ddp"], env, tmp_path)
-    elapsed = time.monotonic() - started
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
         "dtrain-tui: error: not signed in to Azure: run `az login` (or `azd auth login`), or set "
         "AZURE_TENANT_ID, AZURE_CLIENT_ID and AZURE_CLIENT_SECRET for a service principal"
     ]
-    assert elapsed < 2.5, f"{elapsed:.2f} s (a new Python and its imports included)"
     assert not emulator.requests
 
 

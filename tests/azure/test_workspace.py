@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import pytest
 
@@ -14,6 +13,7 @@ from tui.backends.azureml.workspace import (
     NO_WORKSPACE,
     NOT_SIGNED_IN,
     check_sign_in,
+    default_credential,
     find_config,
     find_workspace,
 )
@@ -115,29 +115,33 @@ def test_a_broken_config_file_is_named(tmp_path) -> None:
         find_workspace()
 
 
-def test_no_credentials_fail_in_one_line_within_two_seconds(tmp_path, monkeypatch) -> None:
-    """The real DefaultAzureCredential, with no az/azd on PATH and no env credentials."""
+def test_no_credentials_fail_in_one_line_without_probing_slow_sources(tmp_path, monkeypatch):
+    """The real DefaultAzureCredential, with no az/azd on PATH and no env credentials.
+
+    How long it takes is a figure for tests/benchmarks/bench_stops.py; here, that the chain
+    holds none of the sources whose probe costs seconds where they do not exist."""
     monkeypatch.setenv("PATH", str(tmp_path))
+    chain = [type(c).__name__ for c in default_credential({}).credentials]
+    slow = ("ManagedIdentity", "SharedTokenCache", "VisualStudioCode", "PowerShell", "Broker")
+    assert chain and not [name for name in chain if name.startswith(slow)], chain
     backend = AzureMLBackend(subscription="s", resource_group="r", workspace_name="w")
-    started = time.monotonic()
     with pytest.raises(BackendError) as caught:
         backend.sign_in()
-    assert time.monotonic() - started < 2.0
     assert str(caught.value) == NOT_SIGNED_IN
     assert caught.value.__cause__ is None
 
 
 def test_a_credential_that_hangs_is_given_up_on_at_the_deadline() -> None:
-    release = threading.Event()
+    release, returned = threading.Event(), threading.Event()
 
     class Hanging:
         def get_token(self, *scopes, **kwargs):
-            release.wait(30)
+            release.wait()  # until the test lets it go: longer than any deadline
+            returned.set()
 
-    started = time.monotonic()
     with pytest.raises(BackendError, match="did not finish within 0 s: check your network"):
         check_sign_in(Hanging(), timeout=0.3)
-    assert time.monotonic() - started < 1.0
+    assert not returned.is_set()  # given up on while the credential still hung
     release.set()
 
 

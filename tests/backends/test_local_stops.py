@@ -59,24 +59,27 @@ def test_rank_3_exiting_1_fails_the_job_naming_it_and_stops_the_others(
     backend: LocalBackend, mode: str
 ):
     require(*NEEDS[mode])
-    p = local_plan(ranks_spec(mode, "--fail-rank", "3", "--fail-after", "1"))
+    # The others would beat for 600 s: the job ends long before only because they are stopped.
+    p = local_plan(ranks_spec(mode, "--fail-rank", "3", "--fail-after", "1", "--seconds", "600"))
     job = backend.submit(p)
     procs = started_pids(Path(job.location), 4)
-    status = backend.wait(job, timeout=30)
+    status = backend.wait(job, timeout=120)
     assert status.state is JobState.FAILED
     assert (status.failed_rank, status.exit_code) == (3, 1)
     assert status.failed_log == "user_logs/std_log_process_3.txt"
     assert status.last_lines[-1] == "rank 3: failing on purpose with exit code 1"
     assert status.summary() == "Failed: rank 3 exited with code 1"
-    assert wait_gone(procs.values(), 1.0) == []
-    assert status.duration is not None and status.duration < 1 + backend.grace + 3
+    assert wait_gone(procs.values(), 60.0) == []
+    assert status.duration is not None and status.duration < 120
 
 
 def test_a_rank_failing_under_torchrun_is_named_from_torchrun_s_summary(backend: LocalBackend):
     require("torchrun")
-    p = local_plan(ranks_spec("torchrun", "--fail-rank", "3", "--exit-code", "3"))
+    p = local_plan(
+        ranks_spec("torchrun", "--fail-rank", "3", "--exit-code", "3", "--seconds", "600")
+    )
     job = backend.submit(p)
-    status = backend.wait(job, timeout=60)
+    status = backend.wait(job, timeout=120)
     assert (status.state, status.failed_rank, status.exit_code) == (JobState.FAILED, 3, 3)
     assert "failing on purpose" in status.last_lines[-1]
     # torchrun's own summary goes to the first rank of its node, as Azure ML's node log has it.
@@ -93,19 +96,18 @@ def running_record(record: dict) -> bool:
 
 
 @pytest.mark.parametrize("mode", list(MODES))
-def test_cancel_during_a_run_stops_every_process_within_5_s(backend: LocalBackend, mode: str):
+def test_cancel_during_a_run_stops_every_process(backend: LocalBackend, mode: str):
+    # How long a cancel takes is a figure for tests/benchmarks/bench_stops.py; here, that it
+    # stops everything long before the ranks would have ended by themselves (600 s).
     require(*NEEDS[mode])
-    job = backend.submit(local_plan(ranks_spec(mode, "--seconds", "60")))
+    job = backend.submit(local_plan(ranks_spec(mode, "--seconds", "600")))
     procs = started_pids(Path(job.location), 4)
     recorded = backend.info(job)["processes"]
-    began = time.monotonic()
     backend.cancel(job)
-    took = time.monotonic() - began
     status = backend.status(job)
     assert status.state is JobState.CANCELED
-    assert wait_gone(procs.values(), max(0.0, 5.0 - took)) == []
+    assert wait_gone(procs.values(), 60.0) == []
     assert [r["pid"] for r in recorded if running_record(r)] == []
-    assert took < 5.0
     backend.cancel(job)  # canceling an ended job changes nothing
     assert backend.status(job).state is JobState.CANCELED
 
@@ -140,12 +142,12 @@ def test_jobs_stop_when_the_app_that_submitted_them_is_killed(job_root: Path):
         procs = started_pids(job_dir, 4)
         app.send_signal(signal.SIGKILL)
         app.wait()
-        assert wait_gone(procs.values(), 5.0) == []
+        assert wait_gone(procs.values(), 60.0) == []
     finally:
         app.kill()
         app.wait()
     backend = LocalBackend(job_root)
-    status = backend.wait(backend.handle(job_dir.name), timeout=5)
+    status = backend.wait(backend.handle(job_dir.name), timeout=60)
     assert status.state is JobState.CANCELED
     assert f"the app that submitted it (pid {app.pid}) exited" in status.message
 
@@ -154,11 +156,14 @@ def test_a_new_backend_fails_a_job_whose_supervisor_died_and_kills_its_processes
     first = LocalBackend(job_root, gpus=[], detach=True)
     job = first.submit(local_plan(ranks_spec("per-process", "--seconds", "60")))
     procs = started_pids(Path(job.location), 4)
-    time.sleep(0.6)  # let the supervisor record its processes
+    deadline = time.monotonic() + 60  # until the supervisor has recorded every rank
+    while not {p.pid for p in procs.values()} <= {r["pid"] for r in first.info(job)["processes"]}:
+        assert time.monotonic() < deadline, "the supervisor did not record the ranks"
+        time.sleep(0.05)
     sup_pid = int((Path(job.location) / "supervisor.pid").read_text().split()[0])
     supervisor = psutil.Process(sup_pid)
     os.kill(sup_pid, signal.SIGKILL)
-    assert wait_gone([supervisor], 5.0) == []
+    assert wait_gone([supervisor], 60.0) == []
     assert all(running(p) for p in procs.values())  # orphaned, still running
 
     second = LocalBackend(job_root)
@@ -166,5 +171,5 @@ def test_a_new_backend_fails_a_job_whose_supervisor_died_and_kills_its_processes
     status = second.status(job)
     assert status.state is JobState.FAILED
     assert f"supervisor (pid {sup_pid}) stopped" in status.message
-    assert wait_gone(procs.values(), 5.0) == []
+    assert wait_gone(procs.values(), 60.0) == []
     assert LocalBackend(job_root).recovered == []  # done once

@@ -12,13 +12,15 @@ connection kept alive) or answered with a fault that `choose(request)` picks:
 | `truncated_body`       | a 206 whose body is cut short, Content-Length matching the cut but   |
 |                        | Content-Range still claiming the whole range                        |
 | `sas_expired`          | 403 AuthenticationFailed; that SAS signature stays refused after     |
-| `stall`                | no answer for `stall_seconds` (the client's read timeout fires)      |
+| `stall`                | no answer until the client gives up (its read timeout fires) and     |
+|                        | closes the connection; `stall_seconds` is only a ceiling            |
 | `ignore_range`         | not a fault: Range is dropped upstream, so Azurite answers 200       |
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import struct
 from collections import Counter
@@ -94,7 +96,7 @@ class FaultProxy:
         upstream_port: int,
         choose: Callable[[Request], str | None] = lambda request: None,
         *,
-        stall_seconds: float = 1.0,
+        stall_seconds: float = 60.0,
         retry_after: str = "0",
     ) -> None:
         self.upstream_port = upstream_port
@@ -196,7 +198,10 @@ class FaultProxy:
             return True
         if fault == "stall":
             self.injected[fault] += 1
-            await asyncio.sleep(self.stall_seconds)
+            # Until the client hangs up (it sends nothing more while it waits): a stall that
+            # ends on a clock could answer before a loaded client's own timeout fires.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(reader.read(), self.stall_seconds)
             return False
 
         if fault == "ignore_range":
