@@ -78,10 +78,16 @@ class AttachScreen(ModalScreen[JobHandle | None]):
         self.jobs = jobs
         status = self.query_one("#attach-status", Static)
         workspace = getattr(getattr(self.backend, "workspace", None), "name", "the workspace")
+        note = jobs.note() if hasattr(jobs, "note") else ""
         if not jobs:
-            status.update(f"No jobs in {escape(workspace)} yet.")
+            status.update(
+                f"No jobs to attach to in {escape(workspace)} ({escape(note)})."
+                if note
+                else f"No jobs in {escape(workspace)} yet."
+            )
             return
-        status.update(f"{len(jobs)} recent jobs in {escape(workspace)}, newest first:")
+        shown = f"{len(jobs)} recent jobs in {escape(workspace)}, newest first"
+        status.update(f"{shown} ({escape(note)}):" if note else f"{shown}:")
         options = self.query_one(OptionList)
         options.clear_options()
         name_width = max(len(job.handle.name) for job in jobs)

@@ -244,6 +244,9 @@ class JobScreen(Screen[None]):
                 created = status.created_at
                 elapsed = (datetime.now(created.tzinfo) - created).total_seconds()
             parts.append(f"{state} {_clock(elapsed)}" if elapsed is not None else state)
+            if not status.is_terminal and status.message:
+                # Azure's word when it says more: Preparing, NotResponding, Paused …
+                parts.append(f"[$text-muted]{escape(status.message)}[/]")
         if h.backend == "azureml" and h.location:
             url = h.location.replace('"', "%22")
             parts.append(f'[link="{url}"]{escape(url)}[/link]')
@@ -264,6 +267,8 @@ class JobScreen(Screen[None]):
         if age is not None:
             parts.append(f"data {_ago(age)} ago")
         parts.append(_phase(state))
+        if state.rewrites:
+            parts.append("[$warning]rewritten at the source: read again from the start[/]")
         parts.append("[$success]FOLLOW[/]" if view.follow else "[$warning]PAUSED[/]")
         if view.wrap:
             parts.append("wrap")
@@ -303,6 +308,8 @@ class JobScreen(Screen[None]):
             async for update in updates:
                 if generation != self._generation:
                     return  # another log was opened meanwhile
+                if update.restart:
+                    view.clear()  # the log was rewritten: never mix its old and new text
                 view.append(update.lines)
                 view.set_partial(update.partial)
                 if self._jump_to_error:

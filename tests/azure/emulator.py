@@ -80,8 +80,6 @@ class WorkspaceEmulator:
         self.forbidden = False
         self.list_logs_in_run_history = True
         self.user_logs_listed_while_running = True
-        self.system_logs = False
-        """Publish a `system_logs/lifecycler/lifecycler.log` for each running job, as Azure does."""
         self.legacy_logs = False
         self.cancel_status = 202
         self.cancel_delay = 0.0
@@ -154,9 +152,7 @@ class WorkspaceEmulator:
             },
         }
 
-    def set_quota(
-        self, family: str, *, used: int, limit: int, low_priority: bool = False
-    ) -> None:
+    def set_quota(self, family: str, *, used: int, limit: int, low_priority: bool = False) -> None:
         """The vCPU usage of a VM family (`standardNDASv4_A100Family`), or of the region
         (`REGIONAL_DEDICATED`, `REGIONAL_LOW_PRIORITY`), named the way Azure ML names it."""
         if family in (REGIONAL_DEDICATED, REGIONAL_LOW_PRIORITY):
@@ -284,7 +280,6 @@ class WorkspaceEmulator:
         self.forbidden = False
         self.list_logs_in_run_history = True
         self.user_logs_listed_while_running = True
-        self.system_logs = False
         self.legacy_logs = False
         self.cancel_status = 202
         self.cancel_delay = 0.0
@@ -400,7 +395,6 @@ class WorkspaceEmulator:
                 code=code,
                 pad=self.pad,
                 legacy=self.legacy_logs,
-                system_logs=self.system_logs,
             )
             self.runs[name] = run
             created = self.job_body(run)

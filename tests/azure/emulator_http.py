@@ -57,9 +57,12 @@ class Recorded:
     headers: dict[str, str] = field(repr=False)
 
 
-def error(code: str, message: str) -> dict[str, Any]:
-    """An ARM error body."""
-    return {"error": {"code": code, "message": message}}
+def error(code: str, message: str, details: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """An ARM error body; the service puts the specific cause in `details[]`."""
+    body: dict[str, Any] = {"code": code, "message": message}
+    if details is not None:
+        body["details"] = details
+    return {"error": body}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -139,7 +142,7 @@ class Handler(BaseHTTPRequestHandler):
         if m and method == "GET":
             run = em.runs.get(m.group("run"))
             if run is None or not m.group("ws").lower().endswith(em.workspace.lower()):
-                return 404, error("RunNotFound", f"Run {m.group('run')} was not found"), None
+                return 404, error("UserError", f"Run {m.group('run')} was not found"), None
             return 200, em.run_details(run), None
         m = _LOCATION.match(path)
         if m and method == "GET":
@@ -253,7 +256,7 @@ class Handler(BaseHTTPRequestHandler):
         segments = rest.strip("/").split("/")
         head = segments[0].lower()
         if head == "jobs":
-            return self._jobs(method, segments[1:], body)
+            return self._jobs(method, segments[1:], body, query)
         if head == "computes" and len(segments) == 2 and method == "PUT":
             return em.creations.put(segments[1], body)
         if head == "computes" and len(segments) == 2 and method == "GET":
@@ -278,12 +281,11 @@ class Handler(BaseHTTPRequestHandler):
         return 404, error("EmulatorUnknownRoute", f"the emulator does not serve {rest}"), None
 
     def _jobs(
-        self, method: str, segments: list[str], body: Any
+        self, method: str, segments: list[str], body: Any, query: dict[str, list[str]]
     ) -> tuple[int, Any, dict[str, str] | None]:
         em = self.emulator
         if not segments and method == "GET":
-            runs = sorted(em.runs.values(), key=lambda r: r.created, reverse=True)
-            return 200, {"value": [em.job_body(r) for r in runs]}, None
+            return 200, self._job_page(query), None
         name = segments[0]
         if len(segments) == 1 and method == "PUT":
             status, answer = em.accept_job(name, body or {})
@@ -298,13 +300,30 @@ class Handler(BaseHTTPRequestHandler):
         if len(segments) == 1 and method == "GET":
             return 200, em.job_body(run), None
         if segments[1:] == ["cancel"] and method == "POST":
+            threading.Thread(target=run.cancel, args=(em.cancel_delay,), daemon=True).start()
+            if em.cancel_status == 200:
+                return 200, None, None
             op = f"jc:{uuid.uuid4()}"
             em.operations[op] = run
-            threading.Thread(target=run.cancel, daemon=True).start()
             # azure-ai-ml reads this first Retry-After as an int (a fraction fails to parse).
             return 202, None, {"Location": self._operation_url(op), "Retry-After": "1"}
         em.unknown.append(f"{method} jobs/{'/'.join(segments)}")
         return 404, error("EmulatorUnknownRoute", "not served"), None
+
+    def _job_page(self, query: dict[str, list[str]]) -> dict[str, Any]:
+        """One page of the job list, newest first, with `nextLink` while more remain."""
+        em = self.emulator
+        bodies = [(r.created.isoformat(), em.job_body(r)) for r in em.runs.values()]
+        bodies += [(b["systemData"]["createdAt"], b) for b in em.foreign_jobs]
+        ordered = [b for _, b in sorted(bodies, key=lambda x: x[0], reverse=True)]
+        start = int((query.get("$skipToken") or ["0"])[0])
+        page: dict[str, Any] = {"value": ordered[start : start + em.page_size]}
+        if start + em.page_size < len(ordered):
+            page["nextLink"] = (
+                f"{em.base_url}{em.ws_id}/jobs?api-version=2024-01-01-preview"
+                f"&$skipToken={start + em.page_size}"
+            )
+        return page
 
     def _codes(
         self, segments: list[str], query: dict[str, list[str]]
@@ -358,5 +377,23 @@ class Handler(BaseHTTPRequestHandler):
                 None,
             )
         if segments[1:] == ["listSecrets"] and method == "POST":
+            if em.datastore_secrets == "Sas":
+                return 200, {"secretsType": "Sas", "sasToken": "?" + _account_sas()}, None
             return 200, {"secretsType": "AccountKey", "key": DEV_KEY}, None
         return 404, error("EmulatorUnknownRoute", "not served"), None
+
+
+def _account_sas() -> str:
+    """An account SAS like the one `listSecrets` hands out for `expirableSecret` (the recording
+    shows `srt=co&ss=bf`): containers and blobs, read and list, one hour."""
+    from datetime import datetime, timedelta, timezone
+
+    from azure.storage.blob import AccountSasPermissions, ResourceTypes, generate_account_sas
+
+    return generate_account_sas(
+        DEV_ACCOUNT,
+        DEV_KEY,
+        ResourceTypes(container=True, object=True),
+        AccountSasPermissions(read=True, list=True),
+        expiry=datetime.now(timezone.utc) + timedelta(hours=1),
+    )

@@ -68,6 +68,7 @@ class EmulatedRun:
         code: Path | None,
         pad: int = 0,
         poll: float = 0.05,
+        legacy: bool = False,
     ) -> None:
         self.name = name
         self.props = props
@@ -75,6 +76,10 @@ class EmulatedRun:
         self.azurite = azurite
         self.pad = pad
         self.poll = poll
+        self.legacy = legacy
+        """Publish logs under the older runtime's names (`azureml-logs/70_driver_log_N.txt`)."""
+        self.forced: str | None = None
+        """A status set by the test (`WorkspaceEmulator.set_status`), over the local job's."""
         self.local: JobHandle | None = None
         self.backend = backend
         self.error = ""
@@ -105,6 +110,8 @@ class EmulatedRun:
 
     def status(self) -> str:
         """Azure ML's word for where the run is."""
+        if self.forced is not None:
+            return self.forced
         if self.local is None or self.backend is None:
             return self._status
         local = self.backend.status(self.local)
@@ -129,9 +136,15 @@ class EmulatedRun:
         ended = local.ended_at if self._drained.is_set() else None
         return local.started_at, ended
 
-    def cancel(self) -> None:
-        """Stop the local job (blocks until its processes are gone), then publish the rest."""
+    def cancel(self, delay: float = 0.0) -> None:
+        """Stop the local job (blocks until its processes are gone), then publish the rest.
+
+        For `delay` seconds first the job only says CancelRequested, as real jobs do a while.
+        """
         self.cancel_requested = True
+        if self.local is None or self.backend is None:
+            self._status = "CancelRequested"
+        self._stop.wait(delay)
         if self.local is not None and self.backend is not None:
             self.backend.cancel(self.local)
             self._drained.wait(30)
@@ -163,6 +176,10 @@ class EmulatedRun:
     def blob_name(self, relative: str) -> str:
         """The log's name on Azure ML: the local name, rank zero-padded to `pad` digits."""
         m = _PROCESS_LOG.match(relative)
+        if self.legacy and m:
+            return f"azureml-logs/70_driver_log_{int(m.group(2))}.txt"
+        if self.legacy and relative == "user_logs/std_log.txt":
+            return "azureml-logs/70_driver_log.txt"
         if m and self.pad:
             return f"{m.group(1)}{int(m.group(2)):0{self.pad}d}{m.group(3)}"
         return relative

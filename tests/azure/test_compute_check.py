@@ -12,7 +12,9 @@ def test_a_cluster_that_fits_shows_its_size_nodes_and_quota(backend, emulator) -
     assert check.ok
     assert check.facts == [
         "cluster gpu-cluster: Standard_ND96asr_v4, 0–4 nodes, dedicated",
-        "quota: standardNDASv4_A100Family 96 of 480 vCPUs in use; the job needs 192",
+        "quota: Standard NDASv4_A100 Family Cluster Dedicated vCPUs: 96 of 480 in use; the job "
+        "needs 192",
+        "quota: Total Cluster Dedicated Regional vCPUs: 96 of 1000 in use; the job needs 192",
     ]
 
 
@@ -26,10 +28,12 @@ def test_a_cluster_too_small_for_the_plan_says_each_way(backend, emulator) -> No
         "plan was made for",
         "Standard_NC24ads_A100_v4 has 1 GPU per node but the plan runs 8 processes per node",
         "Standard_NC24ads_A100_v4 has no InfiniBand NCCL can use",
-        "not enough StandardNCADSA100v4Family quota",
+        "not enough quota (Standard NCADSA100v4 Family Cluster Dedicated vCPUs)",
     ]
     assert "24 vCPUs free, the job needs 2 × 24 = 48" in check.warnings[-1]
-    assert check.lines()[-1].startswith("warning: not enough StandardNCADSA100v4Family quota")
+    assert check.lines()[-1].startswith(
+        "warning: not enough quota (Standard NCADSA100v4 Family Cluster Dedicated vCPUs)"
+    )
 
 
 def test_quota_that_does_not_answer_is_a_fact_not_an_error(backend, emulator) -> None:
@@ -37,6 +41,17 @@ def test_quota_that_does_not_answer_is_a_fact_not_an_error(backend, emulator) ->
     check = backend.check_compute(plan(get_preset("pytorch-ddp").spec))
     assert check.ok
     assert check.facts[-1].startswith("quota: not available (")
+
+
+def test_no_usage_for_the_family_is_said_once(backend, emulator) -> None:
+    emulator.usages = []
+    check = backend.check_compute(plan(get_preset("pytorch-ddp").spec))
+    assert check.ok
+    quota = [f for f in check.facts if f.startswith("quota:")]
+    assert quota == [
+        "quota: Azure ML lists no dedicated vCPU usage for standardNDASv4_A100Family in this "
+        "region; quota not checked"
+    ]
 
 
 def test_serverless_compute_has_nothing_to_check(backend, emulator) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 import pytest
@@ -16,17 +18,25 @@ from tui.backends.base import JobState
 pytestmark = pytest.mark.slow
 
 
+@contextmanager
+def azurite_by_its_azure_name(emulator: WorkspaceEmulator, monkeypatch) -> Iterator[HostProxy]:
+    """Azurite reachable as `devstoreaccount1.blob.localhost:PORT`, the URL a datastore's
+    account, endpoint and protocol make (through a proxy; the emulator stays direct)."""
+    with HostProxy(urlsplit(emulator.azurite.endpoint).port) as proxy:
+        for name in ("HTTP_PROXY", "http_proxy"):
+            monkeypatch.setenv(name, proxy.url)
+        for name in ("NO_PROXY", "no_proxy"):
+            monkeypatch.setenv(name, "127.0.0.1")
+        yield proxy
+
+
 async def test_a_running_job_without_run_history_logs_is_read_from_its_datastore_folder(
     backend: AzureMLBackend, emulator: WorkspaceEmulator, monkeypatch
 ) -> None:
     emulator.run_jobs = True
     emulator.list_logs_in_run_history = False
     port = urlsplit(emulator.azurite.endpoint).port
-    with HostProxy(port) as proxy:
-        for name in ("HTTP_PROXY", "http_proxy"):
-            monkeypatch.setenv(name, proxy.url)
-        for name in ("NO_PROXY", "no_proxy"):
-            monkeypatch.setenv(name, "127.0.0.1")
+    with azurite_by_its_azure_name(emulator, monkeypatch) as proxy:
         handle = await asyncio.to_thread(
             backend.submit, lines_job(2, "--lines", "100000", "--every", "0.02")
         )

@@ -223,6 +223,11 @@ def _write_log(backend, job, source, follow: bool) -> int:
         follower = LogFollower(source, done=job_ended if follow else (lambda: True))
         out = getattr(sys.stdout, "buffer", None)
         async for update in follower:
+            if update.restart:
+                print(
+                    f"dtrain-tui: {source.name} was rewritten; reading it again from the start",
+                    file=sys.stderr,
+                )
             if update.lines:
                 text = "\n".join(update.lines) + "\n"
                 if out is not None:

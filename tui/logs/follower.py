@@ -8,6 +8,10 @@ How a UI consumes it (an async exclusive worker; cancelling the worker stops the
         view.show_progress(update.partial)             # the unfinished line / live progress bar
         status.show(update.state)                      # bytes, lines, retries, last error ...
 
+A log that is rewritten rather than appended to (some `system_logs/` files are) is read again from
+its start: the update that says so has `restart` set, and a consumer drops every line it showed
+before taking that update's lines. Old and new text are never mixed.
+
 The iteration ends after the job is done and a final read has found nothing more; the last update
 carries the flushed final line and `state.phase == "finished"` (or "failed" when the final read
 kept failing). `follower.state` is live too, for a timer that shows the age of the last data.
@@ -27,6 +31,8 @@ from typing import Literal
 from tui.logs.assembler import LineAssembler
 from tui.logs.sources import LogSource, SourceError, TransientError
 
+REWRITE_CHECK = 256
+"""Bytes before the offset compared again when the source's version changed (see `_rewritten`)."""
 Phase = Literal["waiting", "following", "idle", "retrying", "finished", "failed"]
 DoneSignal = asyncio.Event | Callable[[], bool | Awaitable[bool]]
 
@@ -76,6 +82,8 @@ class FollowerState:
     """The latest failure's text (kept after recovery; `retries == 0` says it passed)."""
     retry_in: float | None = None
     """While retrying: the delay before the next attempt, in seconds."""
+    rewrites: int = 0
+    """How many times the log was found rewritten and read again from its start."""
 
     def seconds_since_data(self, now: float | None = None) -> float | None:
         """Age of the last data, for "last data 12 s ago"; None before any data."""
@@ -92,6 +100,8 @@ class LogUpdate:
     partial: str
     state: FollowerState
     """A snapshot, safe to keep."""
+    restart: bool = False
+    """The log was rewritten: drop every line shown so far; `lines` start it again."""
 
 
 class LogFollower:
@@ -131,6 +141,9 @@ class LogFollower:
         self._rng = rng or random.Random()
         self._assembler = LineAssembler()
         self._running = False
+        self._tail = b""
+        """The last REWRITE_CHECK bytes delivered, to tell a rewritten log from a grown one."""
+        self._version: str | None = None
 
     def __aiter__(self) -> AsyncIterator[LogUpdate]:
         return self.updates()
@@ -149,6 +162,7 @@ class LogFollower:
             state.requests += 1
             try:
                 data = await self.source.read(state.bytes_received, timing.max_read)
+                rewritten = await self._rewritten(state.bytes_received)
             except SourceError as err:
                 delay = self._failed(err)
                 if finishing and state.retries > timing.final_retries:
@@ -160,7 +174,11 @@ class LogFollower:
 
             previous_phase = state.phase
             state.retries, state.retry_in = 0, None
+            if rewritten:
+                yield self._restart()
+                continue  # read it again from the start at once
             if data:
+                self._tail = (self._tail + data[-REWRITE_CHECK:])[-REWRITE_CHECK:]
                 lines = self._assembler.feed(data)
                 state.bytes_received += len(data)
                 state.lines += len(lines)
@@ -203,6 +221,40 @@ class LogFollower:
             delay = max(delay, min(retry_after, timing.retry_after_max))
         state.retry_in = delay
         return delay
+
+    async def _rewritten(self, offset: int) -> bool:
+        """Whether the log was rewritten since the bytes before `offset` were read.
+
+        It shrank below the offset (the source's `total`), or its `version` changed (a block
+        blob's ETag) and the last bytes delivered are no longer what is stored before the
+        offset. An append blob's ETag changes on every append, so its version is its creation
+        time instead; the byte check costs one small read, only when the version changed.
+        Sources without `total` / `version` (attributes, both optional) are never checked.
+        """
+        source = self.source
+        total = getattr(source, "total", None)
+        version = getattr(source, "version", None)
+        previous = self._version
+        if offset > 0 and total is not None and total < offset:
+            return True
+        if offset > 0 and self._tail and previous and version and version != previous:
+            before = await source.read(offset - len(self._tail), len(self._tail))
+            if before != self._tail:
+                return True
+        self._version = version
+        return False
+
+    def _restart(self) -> LogUpdate:
+        """Forget everything read so far; the next read starts the log again."""
+        state = self.state
+        state.bytes_received = 0
+        state.lines = 0
+        state.rewrites += 1
+        state.poll_interval = self.timing.min_interval
+        self._assembler = LineAssembler()
+        self._tail = b""
+        self._version = None
+        return LogUpdate([], "", replace(state), restart=True)
 
     def _finish(self, phase: Phase) -> LogUpdate:
         lines = self._assembler.flush()

@@ -5,6 +5,11 @@ rank may be zero-padded (`_00`, `_01`, … on some jobs; the padding rule is not
 `_10` must sort after `_9`. TensorFlow jobs write one per task, `std_log_node_<nn>_<role>.txt`
 (workers, then parameter servers, as the plan numbers them); a single process writes
 `std_log.txt`. Everything else (`system_logs/…`, `mpi_log.txt`) is listed after the ranks.
+
+Jobs on the older runtime log to `azureml-logs/` instead: `70_driver_log_<rank>.txt` per process,
+`70_driver_log-worker-<n>.txt` per worker, `70_driver_log.txt` for a single process (azure-ai-ml's
+`JobLogPattern.COMMAND_JOB_LOG_PATTERN` and its unit tests' log listings). They map to ranks the
+same way; a job that has both kinds is taken by its common-runtime names.
 """
 
 from __future__ import annotations
@@ -16,6 +21,9 @@ from dataclasses import dataclass
 _PROCESS = re.compile(r"(?:^|/)std_log_process_(\d+)\.txt\Z")
 _TASK = re.compile(r"(?:^|/)std_log_node_(\d+)_([a-z]+)\.txt\Z")
 _SINGLE = re.compile(r"(?:^|/)std_log\.txt\Z")
+_DRIVER = re.compile(r"(?:^|/)70_driver_log_(\d+)\.txt\Z")
+_DRIVER_WORKER = re.compile(r"(?:^|/)70_driver_log-worker-(\d+)\.txt\Z")
+_DRIVER_SINGLE = re.compile(r"(?:^|/)70_driver_log\.txt\Z")
 _RETRY = re.compile(r"(?:^|/)retry_(\d+)/")
 _ROLE_ORDER = {"chief": 0, "worker": 1, "ps": 2, "evaluator": 3}
 
@@ -35,8 +43,8 @@ def rank_logs(names: Iterable[str]) -> list[RankLog]:
 
     Per-process logs take their rank from the number in the name; TensorFlow task logs are
     numbered in the plan's order (chief, workers, parameter servers, evaluator, each by index);
-    a lone `std_log.txt` is rank 0. When an attempt was retried (`user_logs/retry_NNN/…`), only
-    the newest attempt's logs count.
+    a lone `std_log.txt` is rank 0; the older runtime's driver logs follow the same rules. When
+    an attempt was retried (`user_logs/retry_NNN/…`), only the newest attempt's logs count.
     """
     names = list(names)
     if not names:
@@ -56,6 +64,22 @@ def rank_logs(names: Iterable[str]) -> list[RankLog]:
             RankLog(rank, n, f"{role} {index}") for rank, (_, role, index, n) in enumerate(tasks)
         ]
     single = [n for n in current if _SINGLE.search(n)]
+    if single:
+        return [RankLog(0, single[0], "rank 0")]
+    return _driver_logs(current)
+
+
+def _driver_logs(names: list[str]) -> list[RankLog]:
+    """The older runtime's `azureml-logs/70_driver_log…` names as ranks (or workers)."""
+    process = sorted((int(m.group(1)), n) for n in names if (m := _DRIVER.search(n)) is not None)
+    if process:
+        return [RankLog(rank, n, f"rank {rank}") for rank, n in process]
+    workers = sorted(
+        (int(m.group(1)), n) for n in names if (m := _DRIVER_WORKER.search(n)) is not None
+    )
+    if workers:
+        return [RankLog(rank, n, f"worker {index}") for rank, (index, n) in enumerate(workers)]
+    single = [n for n in names if _DRIVER_SINGLE.search(n)]
     return [RankLog(0, single[0], "rank 0")] if single else []
 
 

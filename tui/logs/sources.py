@@ -11,6 +11,7 @@ byte exactly once, whatever fails in between.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
@@ -30,6 +31,7 @@ TRANSIENT_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
 """Statuses that say "try again later" (the ones azure-ai-ml's log download retries, and 408)."""
 
 _CONTENT_RANGE = re.compile(r"bytes (\d+)-(\d+)/(\d+|\*)")
+_TOTAL = re.compile(r"/(\d+)\s*\Z")
 _SECRET_PARAM = re.compile(
     r"(?i)\b(sig|signature|se|st|skoid|sktid|skt|ske|sks|skv|code|key)=[^&\s\"']*"
 )
@@ -86,11 +88,14 @@ class FileSource:
     def __init__(self, path: Path | str, name: str | None = None) -> None:
         self.path = Path(path)
         self.name = name or self.path.name
+        self.total: int | None = None
+        """The file's size at the last read (a smaller one than before: it was rewritten)."""
 
     async def read(self, offset: int, limit: int | None = None) -> bytes:
         """Up to `limit` bytes from `offset`; b"" when the file does not exist yet."""
         try:
             with self.path.open("rb") as f:
+                self.total = os.fstat(f.fileno()).st_size
                 f.seek(offset)
                 return f.read(DEFAULT_READ_LIMIT if limit is None else limit)
         except FileNotFoundError:
@@ -137,6 +142,11 @@ class HttpRangeSource:
         self.name = name or (urlsplit(url).path.rsplit("/", 1)[-1] if url else "log")
         self.url_refreshes = 0
         """How many times the URL provider was asked for a fresh URL after a 403."""
+        self.total: int | None = None
+        """The blob's whole size as the last read's `Content-Range` (or length) said."""
+        self.version: str | None = None
+        """Changes when the blob may have been replaced rather than appended to: the ETag of a
+        block blob; for an append blob (which can only grow) its creation time."""
 
     async def read(self, offset: int, limit: int | None = None) -> bytes:
         """Bytes from `offset`: `Range: bytes=N-`, or `bytes=N-M` when `limit` bounds the read.
@@ -152,6 +162,7 @@ class HttpRangeSource:
         }
         response = await self._request("GET", headers)
         status = response.status_code
+        self._note_version(response)
         if status in (404, 416):
             return b""
         if status == 206:
@@ -161,6 +172,21 @@ class HttpRangeSource:
             self._check_length(response, len(body))
             return body[offset:] if limit is None else body[offset : offset + limit]
         raise SourceError(f"{self.name}: HTTP {status} from {redact_url(response.url)}")
+
+    def _note_version(self, response: httpx.Response) -> None:
+        """Keep what says whether the blob was rewritten: its size and version (see above)."""
+        headers = response.headers
+        total = _TOTAL.search(headers.get("content-range", ""))
+        if total is not None:
+            self.total = int(total.group(1))
+        elif response.status_code == 200 and headers.get("content-length", "").isdigit():
+            self.total = int(headers["content-length"])
+        elif response.status_code == 404:
+            self.total = None
+        if headers.get("x-ms-blob-type", "").lower() == "appendblob":
+            self.version = headers.get("x-ms-creation-time") or self.version
+        else:
+            self.version = headers.get("etag") or self.version
 
     async def size(self) -> int | None:
         response = await self._request("HEAD", {"Accept-Encoding": "identity"})

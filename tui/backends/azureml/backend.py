@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import importlib
-import itertools
 import re
 import secrets
 import threading
@@ -242,8 +241,10 @@ class AzureMLBackend:
             entity = ml.jobs.get(job.name)
         details = self._details(job.name)
         files = dict(getattr(details, "log_files", None) or {})
-        if files:
-            self._run_logs(job.name).seed(files)  # log_sources() right after needs no new call
+        if rank_logs(files) or (files and getattr(details, "status", None) not in _RUNNING):
+            # log_sources() right after needs no new call (a running job's listing without
+            # user logs is not kept: `_log_files` adds the datastore's)
+            self._run_logs(job.name).seed(files)
         error = _run_error(details)
         state, _ = job_state(azure_status(entity))
         tails: dict[str, str] | None = None
@@ -288,12 +289,20 @@ class AzureMLBackend:
             raise JobNotFound(f"no job named {name} in workspace {self.workspace.name}")
         return self._handle(entity)
 
-    def recent_jobs(self, limit: int = 25) -> list[JobSummary]:
-        """The newest `limit` jobs of the workspace (`jobs.list`), for attaching to one."""
+    def recent_jobs(self, limit: int = 25) -> RecentJobs:
+        """The newest `limit` jobs of the workspace (`jobs.list`), for attaching to one.
+
+        Pages are asked for one at a time, only as far as `limit` needs. A job azure-ai-ml cannot
+        read (a labeling project, a batch-endpoint job …) is skipped and counted, never fatal.
+        """
         ws = self.workspace
-        found = []
+        found = RecentJobs()
         with azure_errors(ws, "listing jobs"):
-            for entity in itertools.islice(self.ml_client.jobs.list(), limit):
+            for rest in self._job_pages():
+                entity = _parse_job(rest)
+                if entity is None or not getattr(entity, "name", None):
+                    found.skipped += 1
+                    continue
                 state, _ = job_state(azure_status(entity))
                 created = getattr(getattr(entity, "creation_context", None), "created_at", None)
                 found.append(
@@ -306,8 +315,30 @@ class AzureMLBackend:
                         created if isinstance(created, datetime) else None,
                     )
                 )
+                if len(found) >= limit:
+                    break
         found.sort(key=lambda s: s.created_at or datetime.min.astimezone(), reverse=True)
         return found
+
+    def _job_pages(self) -> Iterator[Any]:
+        """The workspace's jobs as the service sent them (REST objects, unparsed), page by page.
+
+        azure-ai-ml's `jobs.list()` parses each page whole: one job of a type it does not know
+        raises for the page (`JobException`), so the REST list is read here and each job parsed
+        on its own (`_parse_job`). Without that client (another SDK version), `jobs.list()`.
+        """
+        jobs = self.ml_client.jobs
+        rest = getattr(getattr(jobs, "service_client_01_2024_preview_arm", None), "jobs", None)
+        scope = getattr(jobs, "_operation_scope", None)
+        if rest is None or scope is None:
+            yield from jobs.list()
+            return
+        yield from rest.list(
+            scope.resource_group_name,
+            jobs._workspace_name,
+            cls=lambda objs: objs,
+            **getattr(jobs, "_kwargs", {}),
+        )
 
     # ---- inside -------------------------------------------------------------------------
 
@@ -337,16 +368,22 @@ class AzureMLBackend:
             return self._logs[name]
 
     def _log_files(self, name: str) -> dict[str, str]:
-        """Run History's `logFiles`; while it lists none for a running job, the datastore's."""
+        """Run History's `logFiles`; while a running job's listing has no user logs yet (users
+        report `system_logs/` listed and `user_logs/` only once the job ends), the artifact
+        datastore's folder is listed too and merged in (Run History's URL wins for a name in
+        both)."""
         details = self._details(name)
         files = dict(getattr(details, "log_files", None) or {})
-        if files or getattr(details, "status", None) not in _RUNNING:
+        if getattr(details, "status", None) not in _RUNNING:
+            return files
+        if rank_logs(files):
             return files
         try:
             with azure_errors(self.workspace, f"listing the logs of {name}", job=name):
-                return list_datastore_logs(self.ml_client, self.ml_client.jobs.get(name))
+                stored = list_datastore_logs(self.ml_client, self.ml_client.jobs.get(name))
         except BackendError:
-            return {}
+            return files
+        return {**stored, **files}
 
     def _failure_tails(self, error: str, files: dict[str, str]) -> dict[str, str]:
         """The last lines of the log the error names, else of the first rank logs."""
@@ -360,6 +397,33 @@ class AzureMLBackend:
             if tail is not None:
                 tails[log] = tail
         return tails
+
+
+class RecentJobs(list):
+    """`JobSummary`s, newest first, and how many jobs were left out as unreadable."""
+
+    skipped: int = 0
+
+    def note(self) -> str:
+        """What the attach list says about them ("3 jobs of other kinds not shown"), or ""."""
+        n = self.skipped
+        return f"{n} job{'s' if n != 1 else ''} of other kinds not shown" if n else ""
+
+
+def _parse_job(rest: Any) -> Any:
+    """An azure-ai-ml `Job` from a REST job (or an already parsed one); None when it cannot be
+    read: `jobs.list()` itself yields None for some (`JobParsingError`) and raises for types it
+    does not know (`JobException: Unsupported job type Labeling`)."""
+    if rest is None:
+        return None
+    from azure.ai.ml.entities import Job
+
+    if isinstance(rest, Job):
+        return rest
+    try:
+        return Job._from_rest_object(rest)
+    except Exception:  # any job azure-ai-ml cannot read is one the user cannot attach to
+        return None
 
 
 def _run_error(details: Any) -> str:

@@ -7,6 +7,7 @@ and missing vCPU quota keeps it Queued. Saying so before the submit saves an aft
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -116,30 +117,72 @@ def _check_quota(
         if vm is None or not vm.family:
             check.facts.append(f"quota: {size} is not offered in the workspace's region")
             return
-        family = vm.family.lower()
         usages = list(ml_client.compute.list_usage())
     except Exception as err:  # quota is a nicety: any failure is reported, never raised
         check.facts.append(f"quota: not available ({one_line(str(err)) or type(err).__name__})")
         return
     low_priority = (tier or "").lower().replace(" ", "_") == "low_priority"
-    if low_priority:
-        usage = next((u for u in usages if _usage_name(u) == "totallowprioritycores"), None)
-    else:
-        usage = next((u for u in usages if _usage_name(u) == family), None)
-    if usage is None or usage.limit is None:
-        check.facts.append(f"quota: no usage figure for {vm.family}")
+    binding = quota_usages(usages, vm.family, low_priority)
+    if not binding:
+        kind = "low-priority" if low_priority else "dedicated"
+        check.facts.append(
+            f"quota: Azure ML lists no {kind} vCPU usage for {vm.family} in this region; "
+            "quota not checked"
+        )
         return
     per_node = int(_field(vm, "v_cp_us", "vCPUs") or 0)
     vcpus = per_node * nodes
-    used, limit = int(_field(usage, "current_value", "currentValue") or 0), int(usage.limit)
-    label = "low-priority" if low_priority else vm.family
-    check.facts.append(f"quota: {label} {used} of {limit} vCPUs in use; the job needs {vcpus}")
-    if vcpus > limit - used:
-        check.warnings.append(
-            f"not enough {label} quota: {limit - used} vCPUs free, the job needs {nodes} × "
-            f"{per_node} = {vcpus}; it will wait in the queue: request more (portal → "
-            "Quotas) or use fewer nodes"
-        )
+    for usage in binding:
+        label = usage_name(usage, localized=True)
+        used, limit = int(_field(usage, "current_value", "currentValue") or 0), int(usage.limit)
+        check.facts.append(f"quota: {label}: {used} of {limit} in use; the job needs {vcpus}")
+        if vcpus > limit - used:
+            check.warnings.append(
+                f"not enough quota ({label}): {max(0, limit - used)} vCPUs free, the job needs "
+                f"{nodes} × {per_node} = {vcpus}; it will wait in the queue: request more "
+                "(portal → Quotas) or use fewer nodes"
+            )
+
+
+_FAMILY_USAGE = re.compile(
+    r"(?i)^standard\s+(.+?)\s+family\s+cluster\s+(dedicated|lowpriority)\s+vcpus$"
+)
+_REGIONAL_USAGE = re.compile(r"(?i)^total\s+cluster\s+(dedicated|lowpriority)\s+regional\s+vcpus$")
+
+
+def family_key(family: str) -> str:
+    """A VM family id or a usage's family word, compared loosely: `standardNCADSA100v4Family`
+    and "Standard NCADSA100v4 Family …" both give `ncadsa100v4`."""
+    core = re.sub(r"(?i)^standard|family$", "", family.strip())
+    return re.sub(r"[^a-z0-9]", "", core.lower())
+
+
+def quota_usages(usages: list[Any], family: str, low_priority: bool) -> list[Any]:
+    """The usages that bound a cluster of `family` VMs, as `list_usage()` names them.
+
+    Azure ML names usages in words, not by VM family id: "Standard NCADSA100v4 Family Cluster
+    Dedicated vCPUs" for the family and "Total Cluster Dedicated Regional vCPUs" for the region
+    ("LowPriority" for low-priority clusters). Both bound a job; a limit of -1 bounds nothing.
+    The subscription's figures are taken over the copies per workspace and per cluster.
+    """
+    priority = "lowpriority" if low_priority else "dedicated"
+    key = family_key(family)
+    found: list[Any] = []
+    for wanted in ("family", "regional"):
+        matches = []
+        for usage in usages:
+            name = usage_name(usage)
+            m = _FAMILY_USAGE.match(name) if wanted == "family" else _REGIONAL_USAGE.match(name)
+            if m is None or m.groups()[-1].lower() != priority:
+                continue
+            if wanted == "family" and family_key(m.group(1)) != key:
+                continue
+            matches.append(usage)
+        matches.sort(key=lambda u: "/workspaces/" in str(getattr(u, "id", "") or "").lower())
+        usage = matches[0] if matches else None
+        if usage is not None and usage.limit is not None and int(usage.limit) >= 0:
+            found.append(usage)
+    return found
 
 
 def _field(entity: Any, name: str, wire: str) -> Any:
@@ -149,7 +192,12 @@ def _field(entity: Any, name: str, wire: str) -> Any:
     return value if value is not None else getattr(entity, wire, None)
 
 
-def _usage_name(usage: Any) -> str:
-    name = getattr(usage, "name", None)  # a dict in azure-ai-ml 1.35 (Usage keeps as_dict())
-    value = name.get("value") if isinstance(name, dict) else getattr(name, "value", None)
-    return str(value or "").lower()
+def usage_name(usage: Any, *, localized: bool = False) -> str:
+    """A usage's `name.value` (or `localizedValue`): a dict in azure-ai-ml 1.35 (`as_dict()`)."""
+    name = getattr(usage, "name", None)
+    keys = ("localized_value", "localizedValue", "value") if localized else ("value",)
+    for key in keys:
+        value = name.get(key) if isinstance(name, dict) else getattr(name, key, None)
+        if value:
+            return str(value)
+    return ""

@@ -40,11 +40,17 @@ def one_line(text: str) -> str:
 
 
 def azure_message(err: BaseException) -> tuple[str, str]:
-    """(error code, message) as Azure sent them, as far as they can be told."""
+    """(error code, message) as Azure sent them, as far as they can be told.
+
+    Azure ML often answers with a generic top-level message ("Request is invalid and/or
+    missing fields.") and the cause in `error.details[]`, nested at any depth; the most specific
+    detail is the message then (with how many more there were).
+    """
     error = getattr(err, "error", None)
     code = str(getattr(error, "code", "") or "")
     message = str(getattr(error, "message", "") or "")
-    if not message:
+    details = list(getattr(error, "details", None) or [])
+    if not message or not details:
         response = getattr(err, "response", None)
         try:
             body = response.json() if response is not None else None
@@ -52,11 +58,27 @@ def azure_message(err: BaseException) -> tuple[str, str]:
             body = None
         if isinstance(body, dict) and isinstance(body.get("error"), dict):
             code = code or str(body["error"].get("code", ""))
-            message = str(body["error"].get("message", ""))
+            message = message or str(body["error"].get("message", ""))
+            details = details or list(body["error"].get("details") or [])
+    leaves = [m for m in _detail_messages(details) if m and m != message]
+    if leaves:
+        more = len(leaves) - 1
+        message = leaves[0] + (f" (and {more} more)" if more else "")
     if not message:
         message = str(getattr(err, "message", "") or err)
         message = re.sub(r"^\([A-Za-z]+\)\s*", "", message)
     return code, one_line(message)
+
+
+def _detail_messages(details: list) -> list[str]:
+    """The deepest messages of an error's `details[]` tree, depth first (objects or dicts)."""
+    found: list[str] = []
+    for detail in details:
+        get = detail.get if isinstance(detail, dict) else lambda k, d=detail: getattr(d, k, None)
+        inner = _detail_messages(list(get("details") or []))
+        message = str(get("message") or "")
+        found.extend(inner or ([message] if message else []))
+    return found
 
 
 def explain(

@@ -6,7 +6,7 @@ per job holds the latest listing; when a URL expires (403) its source asks for a
 sources that expire together share one Run History call. This works where `jobs.stream()` fails
 (identity-only datastores), and reads only new bytes (`Range`).
 
-While a job runs, Run History can list no logs yet; then the job's folder in the artifact
+While a job runs, Run History can list no user logs yet; then the job's folder in the artifact
 datastore (`outputs.default`, `ExperimentRun/dcid.<name>/`) is listed and read-only SAS URLs are
 made with the datastore's account key, the way `jobs.stream()` does.
 """
@@ -28,6 +28,7 @@ from tui.logs.sources import DEFAULT_TIMEOUT, HttpRangeSource
 SHARE_LISTING_FOR = 1.0
 """Seconds a fresh listing serves every source that asks; one Run History call per expiry."""
 LOG_FOLDERS = ("user_logs/", "system_logs/", "azureml-logs/", "logs/")
+
 FALLBACK_SAS_MINUTES = 30
 """Lifetime of the SAS URLs made from a datastore key (what `jobs.stream()` uses)."""
 

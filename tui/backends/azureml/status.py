@@ -2,6 +2,11 @@
 
 Azure ML has more states than `JobState`; each maps to the nearest one, with Azure's own word
 in the message when it says more (Preparing, Finalizing, CancelRequested, NotResponding …).
+NotResponding and Paused are not ends: azure-ai-ml's `RunHistoryConstants.TERMINAL_STATUSES` counts
+them as terminal, but a run leaves NotResponding when its heartbeat comes back and a paused job
+goes on when resumed, so the job screen keeps polling and following the logs and says why in
+its status line; the user decides whether to cancel.
+
 A failed job's error names the log to read ("… exited with status code 1. Please check log file
 'user_logs/std_log_process_3.txt' …"); that log gives the failing rank.
 """
@@ -19,7 +24,7 @@ from tui.logs.names import rank_logs
 AZURE_STATES: dict[str, tuple[JobState, str]] = {
     "NotStarted": (JobState.QUEUED, "not started yet"),
     "Queued": (JobState.QUEUED, "waiting for nodes"),
-    "Paused": (JobState.QUEUED, "paused"),
+    "Paused": (JobState.QUEUED, "paused in Azure ML: it goes on when someone resumes it"),
     "Unknown": (JobState.QUEUED, "Azure ML does not know its state yet"),
     "Preparing": (JobState.STARTING, "preparing the environment image"),
     "Provisioning": (JobState.STARTING, "provisioning the nodes"),
@@ -27,7 +32,11 @@ AZURE_STATES: dict[str, tuple[JobState, str]] = {
     "Running": (JobState.RUNNING, ""),
     "Finalizing": (JobState.RUNNING, "finalizing: uploading outputs and logs"),
     "CancelRequested": (JobState.RUNNING, "cancel requested"),
-    "NotResponding": (JobState.RUNNING, "not responding: Azure ML lost contact with the job"),
+    "NotResponding": (
+        JobState.RUNNING,
+        "not responding: Azure ML has had no heartbeat from the job for a while; it may "
+        "recover, logs keep following (cancel if it stays so)",
+    ),
     "Completed": (JobState.COMPLETED, ""),
     "Failed": (JobState.FAILED, ""),
     "Canceled": (JobState.CANCELED, ""),
