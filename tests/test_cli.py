@@ -13,6 +13,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.core.invariants import check_plan
 from tui.cli import CliError, apply_sets, main
 from tui.core.plan import plan
 from tui.core.spec import JobSpec
@@ -246,4 +247,4 @@ def test_any_set_gives_a_plan_or_a_clear_message(pairs):
     except CliError as err:
         assert str(err).strip() and "\n" not in str(err)
         return
-    assert plan(spec).world_size >= 1
+    check_plan(plan(spec))

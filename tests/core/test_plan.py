@@ -7,6 +7,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.core.invariants import check_plan
 from tui.core.plan import AZUREML, Origin, Target, plan
 from tui.core.spec import JobSpec, launch_mode_problem
 
@@ -135,21 +136,36 @@ def test_deepspeed_over_mpi_per_node_takes_node_rank_from_the_mpi_world_rank():
     )
 
 
-def test_the_mpi_master_expansion_is_what_bash_makes_of_az_batch_master_node():
+def test_bash_runs_the_plans_command_on_each_node_as_the_node_preview_says(tmp_path):
+    """The job's one command, run by bash with what Azure ML and Open MPI set on each node,
+    starts the launcher with the node rank and master address of that node's preview."""
+    import shlex
     import subprocess
 
-    out = subprocess.run(
-        [
-            "bash",
-            "-c",
-            "AZ_BATCH_MASTER_NODE=10.0.0.4:6105; "
-            "echo ${AZ_BATCH_MASTER_NODE%:*} ${AZ_BATCH_MASTER_NODE##*:}",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
+    spec = JobSpec(
+        framework="deepspeed",
+        launch="per_node",
+        deepspeed_via="mpi",
+        nodes=3,
+        gpus_per_node=8,
+        deepspeed_config="ds_config.json",
     )
-    assert out.stdout.split() == ["10.0.0.4", "6105"]
+    p = plan(spec)
+    stub = tmp_path / "torchrun"  # prints what it was started with instead of training
+    stub.write_text('#!/bin/sh\necho "$NODE_RANK $MASTER_ADDR $MASTER_PORT"\nprintf "%s\\n" "$@"\n')
+    stub.chmod(0o755)
+    ip = "10.0.0.4"
+    for node in p.nodes:
+        env = {v.name: v.value.replace("<node-0-ip>", ip) for v in node.env}
+        env["PATH"] = f"{tmp_path}:/usr/bin:/bin"
+        out = subprocess.run(
+            ["bash", "-c", p.command], env=env, capture_output=True, text=True, check=True
+        ).stdout.splitlines()
+        exports, launcher = node.command.replace("<node-0-ip>", ip).split(" && ")
+        said = dict(kv.split("=", 1) for kv in shlex.split(exports)[1:])
+        assert out[0].split() == [said["NODE_RANK"], said["MASTER_ADDR"], said["MASTER_PORT"]]
+        assert out[0].split() == [str(node.node), ip, "6105"]
+        assert out[1:] == shlex.split(launcher)[1:]
 
 
 def test_tensorflow_mwms_sets_tf_config_per_node():
@@ -234,23 +250,12 @@ def test_ranks_cover_the_world_exactly(data):
     )
     target = data.draw(st.sampled_from([AZUREML, Target("local", 29500, ())]))
     p = plan(spec, target)
-    per_node = p.workers_per_node
-    assert p.world_size == n * per_node == len(p.ranks)
-    assert [r.rank for r in p.ranks] == list(range(p.world_size))
-    mpi = p.distribution.type == "mpi"
-    for r in p.ranks:
-        e = r.env_dict()
-        assert 0 <= r.local_rank < per_node and 0 <= r.node < n
-        assert r.rank == r.node * per_node + r.local_rank
-        if "RANK" in e:
-            assert int(e["RANK"]) == r.rank
-            assert int(e["LOCAL_RANK"]) == r.local_rank
-            assert int(e["WORLD_SIZE"]) == p.world_size
-            assert int(e["NODE_RANK"]) == r.node
-        else:
-            assert mpi and spec.launch == "per_process"
-            assert int(e["OMPI_COMM_WORLD_RANK"]) == r.rank
-            assert int(e["OMPI_COMM_WORLD_SIZE"]) == p.world_size
+    assert p.world_size == n * p.workers_per_node
+    check_plan(p)
+    if p.distribution.type == "mpi" and spec.launch == "per_process":
+        assert all("OMPI_COMM_WORLD_RANK" in r.env_dict() for r in p.ranks)
+    else:
+        assert all("RANK" in r.env_dict() for r in p.ranks)
 
 
 @given(st.integers(1, 32), st.integers(0, 8), st.sampled_from(["azureml", "local"]))

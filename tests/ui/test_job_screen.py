@@ -247,8 +247,8 @@ async def test_follow_pauses_on_scroll_up_and_end_resumes(backend: LocalBackend)
 
             await pilot.press("end")
             assert view.follow
-            await pilot.pause(0.5)
-            assert visible(screen)[-1] == view.store.line(view.line_count - 1)
+            newest = lambda: visible(screen)[-1] == view.store.line(view.line_count - 1)  # noqa: E731
+            await until(pilot, newest, "the view shows the newest line again")
             await pilot.press("f")
             assert not view.follow
             await pilot.press("f")
