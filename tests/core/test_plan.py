@@ -106,16 +106,19 @@ def test_horovod_uses_mpi_with_one_rank_per_gpu_and_open_mpi_vars():
     assert any("OMPI_COMM_WORLD_NODE_RANK is *not* the node rank" in e for e in p.explanations)
 
 
-def test_deepspeed_over_mpi_per_node_takes_node_rank_from_the_mpi_world_rank():
-    spec = JobSpec(
+def deepspeed_over_mpi(nodes: int) -> JobSpec:
+    return JobSpec(
         framework="deepspeed",
         launch="per_node",
         deepspeed_via="mpi",
-        nodes=2,
+        nodes=nodes,
         gpus_per_node=8,
         deepspeed_config="ds_config.json",
     )
-    p = plan(spec)
+
+
+def test_deepspeed_over_mpi_per_node_takes_node_rank_from_the_mpi_world_rank():
+    p = plan(deepspeed_over_mpi(2))
     assert p.distribution.as_yaml() == {"type": "mpi", "process_count_per_instance": 1}
     assert p.command.startswith(
         "export NODE_RANK=$OMPI_COMM_WORLD_RANK MASTER_ADDR=${AZ_BATCH_MASTER_NODE%:*} "
@@ -142,15 +145,7 @@ def test_bash_runs_the_plans_command_on_each_node_as_the_node_preview_says(tmp_p
     import shlex
     import subprocess
 
-    spec = JobSpec(
-        framework="deepspeed",
-        launch="per_node",
-        deepspeed_via="mpi",
-        nodes=3,
-        gpus_per_node=8,
-        deepspeed_config="ds_config.json",
-    )
-    p = plan(spec)
+    p = plan(deepspeed_over_mpi(3))
     stub = tmp_path / "torchrun"  # prints what it was started with instead of training
     stub.write_text('#!/bin/sh\necho "$NODE_RANK $MASTER_ADDR $MASTER_PORT"\nprintf "%s\\n" "$@"\n')
     stub.chmod(0o755)
