@@ -86,7 +86,8 @@ class AttachScreen(ModalScreen[JobHandle | None]):
                 else f"No jobs in {escape(workspace)} yet."
             )
             return
-        shown = f"{len(jobs)} recent jobs in {escape(workspace)}, newest first"
+        plural = "s" if len(jobs) != 1 else ""
+        shown = f"{len(jobs)} recent job{plural} in {escape(workspace)}, newest first"
         status.update(f"{shown} ({escape(note)}):" if note else f"{shown}:")
         options = self.query_one(OptionList)
         options.clear_options()

@@ -171,3 +171,33 @@ async def test_user_logs_run_history_leaves_out_come_from_the_datastore_folder(
         lines = await lines_from(sources["user_logs/std_log_process_1.txt"], 2)
         assert lines[0] == "rank 1 started with WORLD_SIZE=2"
         await asyncio.to_thread(backend.cancel, handle)
+
+
+@pytest.mark.slow
+async def test_the_attach_dialog_says_how_many_jobs_it_leaves_out(
+    backend: AzureMLBackend, emulator: WorkspaceEmulator, tmp_path, monkeypatch
+) -> None:
+    from textual.widgets import OptionList, Static
+
+    from screens.attach import AttachScreen
+    from tests.azure.test_ui_azure import make_app
+    from tests.azure.test_ui_azure import until as ui_until
+
+    monkeypatch.chdir(tmp_path)
+    emulator.page_size = 1
+    emulator.add_foreign_job("labeling-1", "Labeling")
+    ours = backend.submit(lines_job(1))
+    emulator.add_foreign_job("batch-1", "unreadable")
+    app = make_app(backend)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.action_attach()
+        await ui_until(
+            pilot,
+            lambda: isinstance(app.screen, AttachScreen) and app.screen.query(OptionList),
+            "the attach dialog",
+        )
+        options = app.screen.query_one(OptionList)
+        await ui_until(pilot, lambda: options.option_count == 1, "the jobs")
+        assert options.get_option_at_index(0).id == ours.name
+        status = str(app.screen.query_one("#attach-status", Static).render())
+        assert status == "1 recent job in ws-test, newest first (2 jobs of other kinds not shown):"
