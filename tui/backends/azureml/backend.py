@@ -18,16 +18,17 @@ thread worker. `azure.*` is imported inside functions only (azure.ai.ml costs ov
 from __future__ import annotations
 
 import hashlib
-import importlib
 import re
 import secrets
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from tui.backends.azureml.calls import build
 from tui.backends.azureml.compute import ComputeCheck, check_compute, compute_name
+from tui.backends.azureml.create import POLL_SECONDS, create_cluster
 from tui.backends.azureml.errors import azure_errors, explain, one_line
 from tui.backends.azureml.logs import SHARE_LISTING_FOR, RunLogs, list_datastore_logs
 from tui.backends.azureml.status import build_status, job_state
@@ -69,18 +70,6 @@ def azure_status(entity: Any) -> str:
     """The job's Azure ML status as Azure spells it (`jobs.list` gives an enum, `get` a str)."""
     status = getattr(entity, "status", None)
     return str(getattr(status, "value", status) or "")
-
-
-def build(value: Any) -> Any:
-    """`Call`s made real: the named class from the named module, called with built arguments."""
-    if isinstance(value, Call):
-        target = getattr(importlib.import_module(value.module), value.name)
-        return target(**{k: build(v) for k, v in value.kwargs.items()})
-    if isinstance(value, dict):
-        return {k: build(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(build(v) for v in value)
-    return value
 
 
 def new_job_name(plan: LaunchPlan) -> str:
@@ -181,6 +170,15 @@ class AzureMLBackend:
     def check_compute(self, plan: LaunchPlan) -> ComputeCheck:
         """The cluster's size, node limit and quota against the plan (see `compute`)."""
         return check_compute(self.ml_client, plan, self.workspace)
+
+    def create_compute(
+        self,
+        cluster: Call,
+        progress: Callable[[str], None] = lambda line: None,
+        poll_seconds: float = POLL_SECONDS,
+    ) -> str:
+        """Create the cluster `cluster` (from `tui.core.sdk.sdk_cluster`); see `create`."""
+        return create_cluster(self.ml_client, cluster, self.workspace, progress, poll_seconds)
 
     # ---- the protocol -------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from tui.backends.azureml.workspace import sign_in_message
-from tui.backends.base import BackendError, JobNotFound
+from tui.backends.base import BackendError, ComputeNotFound, JobNotFound
 from tui.logs.sources import redact_text
 
 if TYPE_CHECKING:
@@ -160,9 +160,11 @@ def _http(
         if job is not None:
             return JobNotFound(f"no job named {job} in {where}")
         if compute is not None:
-            return BackendError(
-                f"compute cluster {compute} not found in {where}: create it (Studio → Compute → "
-                "Compute clusters) or choose another with --set compute=NAME"
+            return ComputeNotFound(
+                f"compute cluster {compute} not found in {where}: add --create-compute to create "
+                "it for this job (the Submit step offers the same), or choose another with "
+                "--set compute=NAME",
+                compute,
             )
         return BackendError(f"not found while {doing}{said}")
     if status == 429:
