@@ -68,8 +68,9 @@ def test_a_missing_compute_is_named_with_the_fix(backend, emulator) -> None:
     p = lines_job(1, compute="nope")
     message = refusal(backend.check_compute, p)
     assert message == (
-        "compute cluster nope not found in workspace ws-test (resource group rg-test): create it "
-        "(Studio → Compute → Compute clusters) or choose another with --set compute=NAME"
+        "compute cluster nope not found in workspace ws-test (resource group rg-test): add "
+        "--create-compute to create it for this job (the Submit step offers the same), or "
+        "choose another with --set compute=NAME"
     )
     # Submitted anyway, the service's validation error comes back as one line.
     message = refusal(backend.submit, p)
