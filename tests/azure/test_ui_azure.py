@@ -12,6 +12,7 @@ from screens.attach import AttachScreen
 from screens.dialogs import SubmitScreen
 from screens.job import JobScreen
 from tests.azure.test_jobs_end_to_end import lines_job
+from tests.ui.palette import run_from_palette
 from tui.backends.azureml import AzureMLBackend
 from tui.backends.azureml.workspace import NO_WORKSPACE
 from tui.backends.base import JobState
@@ -100,27 +101,35 @@ async def test_submit_step_says_how_to_configure_a_workspace(emulator, monkeypat
         assert not emulator.requests
 
 
+async def listed_jobs(pilot, count: int) -> list[str]:
+    """The job names the attach dialog lists, once it lists `count`."""
+    app = pilot.app
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, AttachScreen) and app.screen.query(OptionList),
+        "the attach dialog",
+    )
+    options = app.screen.query_one(OptionList)
+    await until(pilot, lambda: options.option_count == count, f"{count} jobs")
+    return [options.get_option_at_index(i).id for i in range(count)]
+
+
 async def test_attach_lists_recent_jobs_and_opens_the_picked_one(backend, emulator) -> None:
     first = backend.submit(lines_job(1))
     second = backend.submit(lines_job(1, display_name="second"))
     app = make_app(backend)
     async with app.run_test(size=(120, 40)) as pilot:
         app.action_attach()
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, AttachScreen) and app.screen.query(OptionList),
-            "the attach dialog",
-        )
-        options = app.screen.query_one(OptionList)
-        await until(pilot, lambda: options.option_count == 2, "the jobs")
-        assert [options.get_option_at_index(i).id for i in range(2)] == [second.name, first.name]
+        assert await listed_jobs(pilot, 2) == [second.name, first.name]
         await pilot.press("down", "enter")
         await until(pilot, lambda: isinstance(app.screen, JobScreen), "the job screen")
         assert app.screen.handle == first
 
 
 async def test_attach_is_in_the_command_palette(backend, emulator) -> None:
+    job = backend.submit(lines_job(1))
     app = make_app(backend)
-    async with app.run_test(size=(120, 40)):
-        titles = [c.title for c in app.get_system_commands(app.screen)]
-        assert "Attach to a job" in titles
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await run_from_palette(pilot, "attach", "Attach to a job")
+        assert await listed_jobs(pilot, 1) == [job.name]

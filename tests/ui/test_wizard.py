@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import yaml
-from textual.command import CommandList, CommandPalette
 from textual.widgets import Input, Static
 
 from screens.code import CodeStep
@@ -15,6 +14,7 @@ from tui.core.export import job_dict
 from tui.core.presets import get_preset
 
 from .conftest import make_app
+from .palette import run_from_palette
 
 ORDER = ["pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"]
 
@@ -229,18 +229,7 @@ async def test_help_and_palette_open():
         await pilot.pause()
         assert isinstance(app.screen, FrameworkStep)
 
-        await pilot.press("ctrl+p", *"preset: horovod")
-        assert isinstance(app.screen, CommandPalette)
-        hits = app.screen.query_one(CommandList)
-        for _ in range(600):  # the palette searches in a worker: until its first hit shows
-            first = hits.get_option_at_index(0) if hits.option_count else None
-            if first is not None and "Preset: horovod" in str(first.prompt):
-                break
-            await pilot.pause(0.05)
-        else:
-            raise AssertionError("the palette did not offer Preset: horovod")
-        await pilot.press("enter")
-        await pilot.pause()
+        await run_from_palette(pilot, "preset: horovod", "Preset: horovod")
         assert isinstance(app.screen, ReviewStep)
         assert app.spec == get_preset("horovod").spec
 
