@@ -1,4 +1,5 @@
-"""Log sources: a local file, and HTTP Range reads (scripted responses, then real Azurite)."""
+"""Log sources: a local file, and HTTP Range reads (real Azurite; scripted responses only for
+what Azurite never sends)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import httpx
 import pytest
 
 from tests.logs.azurite import AppendBlob, Azurite
+from tests.logs.fault_proxy import FaultProxy
 from tui.logs.sources import (
     FileSource,
     HttpRangeSource,
@@ -45,23 +47,9 @@ def source_with(handler: Callable[[httpx.Request], httpx.Response]) -> HttpRange
 LOG = b"0123456789abcdef"
 
 
-def serve_ranges(request: httpx.Request) -> httpx.Response:
-    """Answers like Azure Storage: 206 with Content-Range, 416 past the end."""
-    first, last = request.headers["range"].removeprefix("bytes=").split("-")
-    start, end = int(first), int(last or len(LOG) - 1)
-    if start >= len(LOG):
-        return httpx.Response(416, headers={"content-range": f"bytes */{len(LOG)}"})
-    end = min(end, len(LOG) - 1)
-    return httpx.Response(
-        206,
-        content=LOG[start : end + 1],
-        headers={"content-range": f"bytes {start}-{end}/{len(LOG)}"},
-    )
-
-
 def test_file_and_http_sources_satisfy_the_protocol(tmp_path: Path) -> None:
     assert isinstance(FileSource(tmp_path / "log.txt"), LogSource)
-    assert isinstance(source_with(serve_ranges), LogSource)
+    assert isinstance(HttpRangeSource(urls(), name="std_log.txt"), LogSource)
 
 
 async def test_file_source_reads_from_an_offset_as_the_file_grows(tmp_path: Path) -> None:
@@ -78,56 +66,6 @@ async def test_file_source_reads_from_an_offset_as_the_file_grows(tmp_path: Path
     assert await source.read(12) == b""
     assert await source.size() == 12
     assert source.name == "std_log_process_0.txt"
-
-
-async def test_range_request_asks_only_for_new_bytes() -> None:
-    seen: list[str] = []
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        seen.append(request.headers["range"])
-        return serve_ranges(request)
-
-    source = source_with(handler)
-    assert await source.read(0) == LOG
-    assert await source.read(10, limit=4) == b"abcd"
-    assert await source.read(16) == b""  # 416: nothing new
-    assert seen == ["bytes=0-", "bytes=10-13", "bytes=16-"]
-
-
-async def test_a_server_that_ignores_range_is_sliced_locally() -> None:
-    source = source_with(lambda request: httpx.Response(200, content=LOG))
-    assert await source.read(10) == b"abcdef"
-    assert await source.read(10, limit=2) == b"ab"
-    assert await source.read(16) == b""
-
-
-async def test_a_log_not_created_yet_reads_as_nothing_new() -> None:
-    source = source_with(lambda request: httpx.Response(404))
-    assert await source.read(0) == b""
-
-
-async def test_403_asks_for_a_fresh_url_once_and_retries() -> None:
-    def handler(request: httpx.Request) -> httpx.Response:
-        if request.url.params["sig"].endswith("S3cr3tS1gnatur3=0"):
-            return httpx.Response(403, text="AuthenticationFailed")
-        return serve_ranges(request)
-
-    source = source_with(handler)
-    assert await source.read(0, limit=4) == b"0123"
-    assert len(source._url_provider.calls) == 2  # type: ignore[attr-defined]
-    assert source.url_refreshes == 1
-    assert await source.read(4, limit=4) == b"4567"  # the fresh URL is kept
-    assert len(source._url_provider.calls) == 2  # type: ignore[attr-defined]
-
-
-async def test_403_with_a_fresh_url_too_is_an_error_without_the_signature() -> None:
-    source = source_with(lambda request: httpx.Response(403))
-    with pytest.raises(SourceError) as caught:
-        await source.read(0)
-    assert not isinstance(caught.value, TransientError)
-    assert "403" in str(caught.value)
-    assert "sig=" not in str(caught.value) and "S3cr3t" not in str(caught.value)
-    assert "S3cr3t" not in repr(source)
 
 
 @pytest.mark.parametrize("status", [408, 429, 500, 502, 503, 504])
@@ -201,34 +139,66 @@ async def test_a_failing_url_provider_is_transient_and_redacted() -> None:
     await source.aclose()
 
 
-async def test_size_comes_from_a_head_request() -> None:
-    def handler(request: httpx.Request) -> httpx.Response:
-        assert request.method == "HEAD"
-        return httpx.Response(200, headers={"content-length": "16"})
-
-    assert await source_with(handler).size() == 16
-
-
 def test_redact_url_drops_the_query_string() -> None:
     assert redact_url(f"{SAS}?sv=1&{SECRET}") == f"{SAS}?<redacted>"
     assert redact_url(SAS) == SAS
 
 
-# --- the same source against real Azurite -------------------------------------------------
+# --- against real Azurite: what Azure Storage answers (Range, 416, 404, 403, HEAD) ------------
+# The scripted responses above stay only for what Azurite never sends: throttling and server
+# errors, bodies that disagree with their headers, transport failures (tests/logs/fault_proxy.py
+# breaks real connections too, in test_follow_azurite.py).
 
 
-async def test_against_azurite_reads_only_new_bytes_and_nothing_at_the_end(
+def recording_client(seen: list[tuple[str, str | None, int]]) -> httpx.AsyncClient:
+    """A client that notes each exchange: method, Range asked for, status answered."""
+
+    async def note(response: httpx.Response) -> None:
+        request = response.request
+        seen.append((request.method, request.headers.get("range"), response.status_code))
+
+    return httpx.AsyncClient(event_hooks={"response": [note]})
+
+
+async def test_against_azurite_range_reads_ask_only_for_new_bytes(blob: AppendBlob) -> None:
+    seen: list[tuple[str, str | None, int]] = []
+    async with recording_client(seen) as client:
+        source = HttpRangeSource(blob.url_provider, client, name="std_log_process_0.txt")
+        assert await source.read(0) == b""  # an empty blob
+        blob.append(LOG)
+        assert await source.read(0) == LOG
+        assert await source.read(10, limit=4) == b"abcd"
+        # At the end Azure Storage answers 416, Azurite 206 with no bytes; past it, both 416.
+        assert await source.read(16) == b""
+        assert await source.read(100) == b""
+        assert await source.size() == 16
+        blob.append(b"more\n")
+        assert await source.read(16) == b"more\n"
+    assert seen == [
+        ("GET", "bytes=0-", 206),
+        ("GET", "bytes=0-", 206),
+        ("GET", "bytes=10-13", 206),
+        ("GET", "bytes=16-", 206),
+        ("GET", "bytes=100-", 416),
+        ("HEAD", None, 200),
+        ("GET", "bytes=16-", 206),
+    ]
+
+
+async def test_against_azurite_a_server_that_ignores_range_is_sliced_locally(
     blob: AppendBlob,
 ) -> None:
-    async with HttpRangeSource(blob.url_provider, name="std_log_process_0.txt") as source:
-        assert await source.read(0) == b""  # empty blob
-        blob.append(b"hello ")
-        blob.append(b"world\n")
-        assert await source.read(0) == b"hello world\n"
-        assert await source.read(6) == b"world\n"
-        assert await source.read(12) == b""
-        assert await source.read(100) == b""
-        assert await source.size() == 12
+    blob.append(LOG)
+    async with FaultProxy(blob.azurite.port, lambda request: "ignore_range") as proxy:
+
+        async def provider() -> str:
+            return proxy.rewrite(blob.sas_url())
+
+        async with HttpRangeSource(provider) as source:
+            assert await source.read(10) == b"abcdef"
+            assert await source.read(10, limit=2) == b"ab"
+            assert await source.read(16) == b""
+    assert proxy.ignored_ranges == 3  # each answered 200 with the whole blob
 
 
 async def test_against_azurite_a_blob_not_created_yet_reads_as_nothing(azurite: Azurite) -> None:
@@ -240,16 +210,41 @@ async def test_against_azurite_a_blob_not_created_yet_reads_as_nothing(azurite: 
         return azurite.sas_url(client)
 
     async with HttpRangeSource(provider) as source:
-        assert await source.read(0) == b""
+        assert await source.read(0) == b""  # 404
+        assert await source.size() is None
         client.create_append_blob()
         client.append_block(b"late\n")
         assert await source.read(0) == b"late\n"
 
 
-async def test_against_azurite_a_refused_sas_is_replaced(blob: AppendBlob) -> None:
-    blob.append(b"abc\n")
-    bad = blob.sas_url().replace("sig=", "sig=AAAA")
-    source = HttpRangeSource(blob.url_provider, url=bad)
-    assert await source.read(0) == b"abc\n"
-    assert source.url_refreshes == 1
-    await source.aclose()
+async def test_against_azurite_a_refused_sas_is_replaced_once_and_kept(blob: AppendBlob) -> None:
+    blob.append(LOG)
+    given: list[str] = []
+
+    async def provider() -> str:
+        url = blob.sas_url()
+        given.append(url.replace("sig=", "sig=AAAA") if not given else url)  # first: refused
+        return given[-1]
+
+    async with HttpRangeSource(provider) as source:
+        assert await source.read(0, limit=4) == b"0123"
+        assert (len(given), source.url_refreshes) == (2, 1)
+        assert await source.read(4, limit=4) == b"4567"
+        assert len(given) == 2  # the fresh URL is kept
+
+
+async def test_against_azurite_a_sas_refused_twice_is_an_error_without_the_signature(
+    blob: AppendBlob,
+) -> None:
+    blob.append(LOG)
+
+    async def provider() -> str:
+        return blob.sas_url().replace("sig=", "sig=AAAA")
+
+    async with HttpRangeSource(provider) as source:
+        with pytest.raises(SourceError) as caught:
+            await source.read(0)
+        assert not isinstance(caught.value, TransientError)
+        assert "403" in str(caught.value)
+        assert "sig=" not in str(caught.value) and "AAAA" not in str(caught.value)
+        assert "AAAA" not in repr(source) and source.url_refreshes == 1
