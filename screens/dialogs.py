@@ -211,3 +211,50 @@ class SubmitScreen(_Dialog):
             self.query_one("#azure-check", Static).update("Checking the new cluster…")
             self.query_one("#create-compute", Button).display = False
             self._check_azure()
+
+
+class QuitScreen(_Dialog):
+    """Quitting while a job this app submitted still runs: keep it (the default), cancel, stay.
+
+    Dismisses with "keep", "cancel" or None (stay). A job is not a view: closing the app should
+    not end it unless asked, so Enter keeps it running.
+    """
+
+    AUTO_FOCUS = "#keep"
+    BINDINGS: ClassVar = [
+        Binding("k", "answer('keep')", "Keep running"),
+        Binding("c", "answer('cancel')", "Cancel job"),
+        Binding("escape,s", "answer(None)", "Stay"),
+    ]
+
+    def __init__(self, names: list[str], reattach: str) -> None:
+        super().__init__()
+        self.names, self.reattach = names, reattach
+
+    def compose(self) -> ComposeResult:
+        from textual.widgets import Footer
+
+        jobs = ", ".join(self.names)
+        one = len(self.names) == 1
+        with Vertical():
+            yield Label(
+                f"{jobs} {'is' if one else 'are'} still running", classes="question", markup=False
+            )
+            yield Static(
+                f"Keep it running: it goes on without this app; {self.reattach} opens it again. "
+                "Cancel it: every process stops, the logs so far stay.",
+                classes="hint",
+                markup=False,
+            )
+            with Horizontal():
+                yield Button("Keep running", id="keep", variant="primary")
+                yield Button("Cancel the job" if one else "Cancel the jobs", id="cancel-job")
+                yield Button("Stay", id="stay")
+        yield Footer()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss({"keep": "keep", "cancel-job": "cancel"}.get(event.button.id or ""))
+
+    def action_answer(self, answer: str | None) -> None:
+        self.dismiss(answer)

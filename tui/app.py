@@ -78,6 +78,8 @@ class DtrainApp(App[None]):
         self.backends = backends if backends is not None else default_backends()
         self.export_path = export_path
         self._plan_cache: tuple[JobSpec, str, LaunchPlan] | None = None
+        self.submitted: list[tuple[Any, JobHandle]] = []
+        """(backend, handle) of every job this app submitted; quitting asks about running ones."""
 
     def get_default_screen(self) -> Screen:
         if self._job is not None:
@@ -268,14 +270,75 @@ class DtrainApp(App[None]):
                 self.notify, f"Submit failed: {err}", severity="error", timeout=10
             )
             return
+        self.submitted.append((backend, handle))
         self.call_from_thread(self.notify, f"Submitted {handle.name} ({kind})", timeout=10)
         self.call_from_thread(self.show_job, backend, handle)
+
+    # ---- quitting ----------------------------------------------------------------------------
+
+    async def action_quit(self) -> None:
+        """Quit; with a job of ours still running, ask first: keep it running, cancel it, stay."""
+        running = self._running_jobs()
+        if not running:
+            self.exit()
+            return
+        from screens.dialogs import QuitScreen
+
+        names = [handle.name for _, handle in running]
+        self.push_screen(QuitScreen(names, _reattach(running[0])), self._quit_answered)
+
+    def _running_jobs(self) -> list[tuple[Any, JobHandle]]:
+        """Jobs this app submitted that have not ended (a local status is a file read; a remote
+        one is what its job screen saw last, so quitting never waits on the network)."""
+        from screens.job import JobScreen
+
+        seen = {s.handle.name: s.status for s in self.screen_stack if isinstance(s, JobScreen)}
+        running = []
+        for backend, handle in self.submitted:
+            if getattr(backend, "name", "") == "local":
+                status = backend.status(handle)
+            else:
+                status = seen.get(handle.name)
+            if status is None or not status.is_terminal:
+                running.append((backend, handle))
+        return running
+
+    def _quit_answered(self, answer: str | None) -> None:
+        running = self._running_jobs()
+        if answer == "keep":
+            for backend, handle in running:
+                keep = getattr(backend, "keep", None)
+                if keep is not None:
+                    keep(handle)
+            lines = [f"{h.name} keeps running; {_reattach((b, h))} opens it" for b, h in running]
+            self.exit(message="\n".join(lines) or None)
+        elif answer == "cancel":
+            self.notify("Canceling " + ", ".join(h.name for _, h in running) + "…")
+            self._cancel_and_quit(running)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="quit")
+    def _cancel_and_quit(self, running: list[tuple[Any, JobHandle]]) -> None:
+        lines = []
+        for backend, handle in running:
+            try:
+                backend.cancel(handle)
+                lines.append(f"{handle.name}: canceled")
+            except Exception as err:  # said once, after the app has gone
+                lines.append(f"{handle.name}: cancel failed: {err}")
+        self.call_from_thread(self.exit, None, 0, "\n".join(lines))
 
     def show_job(self, backend: Any, handle: JobHandle, log: str | None = None) -> None:
         """Open the job screen: its status and its log (`log`, else rank 0's), live."""
         from screens.job import JobScreen
 
         self.push_screen(JobScreen(backend, handle, log=log))
+
+
+def _reattach(job: tuple[Any, JobHandle]) -> str:
+    """The command that opens `job` again after the app has quit."""
+    backend, handle = job
+    where = "" if getattr(backend, "name", "") == "local" else " --target azure"
+    return f"`dtrain-tui logs {handle.name}{where}`"
 
 
 def default_backends() -> dict[str, Callable[[], Any]]:

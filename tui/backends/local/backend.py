@@ -208,6 +208,10 @@ class LocalBackend:
 
     # ---- more than the protocol ---------------------------------------------------------
 
+    def keep(self, job: JobHandle) -> None:
+        """Let `job` outlive this process (the app quits, the job runs on, detached)."""
+        self._dir(job).keep_file.touch()
+
     def jobs(self) -> list[JobHandle]:
         """Every job in `root`, newest first."""
         if not self.root.is_dir():

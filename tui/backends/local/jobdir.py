@@ -5,6 +5,7 @@
   job.json                     spec, plan, what to launch, state, timestamps, pids
   supervisor.pid               "<pid> <start time>" of the supervisor (written by submit only)
   cancel.request               present once someone asked to cancel
+  keep.request                 present once the app that submitted it let it outlive the app
   code/                        a snapshot of the spec's code folder; the ranks' working dir
   user_logs/std_log_process_<rank>.txt   (TensorFlow: std_log_node_<nn>_<worker|ps>.txt)
   user_logs/mpi_log.txt        mpirun's own output (MPI jobs)
@@ -57,6 +58,10 @@ class JobDir:
     @property
     def cancel_file(self) -> Path:
         return self.path / "cancel.request"
+
+    @property
+    def keep_file(self) -> Path:
+        return self.path / "keep.request"
 
     @property
     def code_dir(self) -> Path:

@@ -9,7 +9,8 @@ splits per-node launcher output per rank, watches exits, and writes the state to
   torchrun does with its workers).
 - Cancel (SIGTERM/SIGINT/SIGHUP, or the `cancel.request` file) stops everything the same way.
 - With `--owner PID` the job is tied to the app that submitted it: when that process is gone
-  (quit or killed) the job is canceled, so nothing outlives the app.
+  (quit or killed) the job is canceled, so nothing outlives the app by accident. The app lets
+  it go on purpose (quit → "keep it running") by writing `keep.request` before it exits.
 - It is a child subreaper (Linux), so workers orphaned by a dying launcher stay its
   descendants, and every descendant is recorded (pid + start time) in `job.json`: nothing the
   job started is left running, and if this process itself is killed, the next `LocalBackend`
@@ -130,7 +131,11 @@ class Supervisor:
             self._pump()
             if self.stop_requested or self.jd.cancel_file.exists():
                 return self._shutdown(JobState.CANCELED, "")
-            if self.owner is not None and os.getppid() != self.owner:
+            if (
+                self.owner is not None
+                and os.getppid() != self.owner
+                and not self.jd.keep_file.exists()  # written before the owner exited
+            ):
                 return self._shutdown(
                     JobState.CANCELED, f"the app that submitted it (pid {self.owner}) exited"
                 )
