@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.azure.conftest import StaticCredential, workspace_of
@@ -9,7 +11,7 @@ from tests.azure.emulator import TOKEN, WorkspaceEmulator
 from tests.azure.test_jobs_end_to_end import lines_job
 from tui.backends.azureml import AzureMLBackend
 from tui.backends.azureml.errors import redact
-from tui.backends.azureml.workspace import Workspace
+from tui.backends.azureml.workspace import ENV_WORKSPACE, Workspace, find_workspace
 from tui.backends.base import BackendError, JobHandle, JobNotFound
 
 
@@ -30,9 +32,7 @@ def other_workspace(em: WorkspaceEmulator, **changes: str) -> AzureMLBackend:
         "resource_group": ws.resource_group,
         "name": ws.name,
     } | changes
-    return AzureMLBackend(
-        Workspace(**fields, sources={"workspace": "--workspace"}), StaticCredential()
-    )
+    return AzureMLBackend(Workspace(**fields), StaticCredential())
 
 
 def test_no_permission_on_the_workspace_says_which_role(backend, emulator) -> None:
@@ -43,11 +43,27 @@ def test_no_permission_on_the_workspace_says_which_role(backend, emulator) -> No
     assert "AzureML Data Scientist" in message and "AuthorizationFailed" in message
 
 
-def test_a_workspace_that_does_not_exist(emulator) -> None:
-    message = refusal(other_workspace(emulator, name="nope").recent_jobs)
-    assert message == (
-        "workspace nope not found in resource group rg-test: check --workspace or --workspace"
-    )
+@pytest.mark.parametrize("given_as", ["flag", "env", "config"])
+def test_a_workspace_that_does_not_exist_names_the_setting_it_came_from(
+    emulator, tmp_path, given_as: str
+) -> None:
+    ws, config = workspace_of(emulator), tmp_path / "config.json"
+    flags = {"subscription": ws.subscription_id, "resource_group": ws.resource_group}
+    if given_as == "flag":
+        found = find_workspace(**flags, workspace="nope", environ={}, start=tmp_path)
+    elif given_as == "env":
+        found = find_workspace(**flags, environ={ENV_WORKSPACE: "nope"}, start=tmp_path)
+    else:
+        ids = {"subscription_id": ws.subscription_id, "resource_group": ws.resource_group}
+        config.write_text(json.dumps({**ids, "workspace_name": "nope"}))  # as the portal gives it
+        found = find_workspace(**flags, environ={}, start=tmp_path)
+    message = refusal(AzureMLBackend(found, StaticCredential()).recent_jobs)
+    where = {
+        "flag": "check --workspace, which named it",
+        "env": "check AZUREML_WORKSPACE_NAME, which named it (or give --workspace)",
+        "config": f"check workspace_name in {config}, which named it (or give --workspace)",
+    }[given_as]
+    assert message == f"workspace nope not found in resource group rg-test: {where}"
 
 
 def test_a_resource_group_that_does_not_exist(emulator) -> None:

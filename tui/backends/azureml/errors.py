@@ -11,7 +11,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from tui.backends.azureml.workspace import sign_in_message
+from tui.backends.azureml.workspace import (
+    ENV_RESOURCE_GROUP,
+    ENV_SUBSCRIPTION,
+    ENV_WORKSPACE,
+    sign_in_message,
+)
 from tui.backends.base import BackendError, ComputeNotFound, JobNotFound
 from tui.logs.sources import redact_text
 
@@ -143,19 +148,19 @@ def _http(
         if ws is not None and "resourcegroupnotfound" in lowered:
             return BackendError(
                 f"resource group {ws.resource_group} not found in subscription "
-                f"{ws.subscription_id}: check --resource-group or {_origin(ws, 'resource group')}"
+                f"{ws.subscription_id}: {_check(ws, 'resource group')}"
             )
         if ws is not None and (
             "subscriptionnotfound" in lowered or "invalidsubscription" in lowered
         ):
             return BackendError(
-                f"subscription {ws.subscription_id} not found for your account: check "
-                f"--subscription or {_origin(ws, 'subscription')} (`az account list` shows yours)"
+                f"subscription {ws.subscription_id} not found for your account: "
+                f"{_check(ws, 'subscription')} (`az account list` shows yours)"
             )
         if ws is not None and f"workspaces/{ws.name.lower()}'" in lowered:
             return BackendError(
-                f"workspace {ws.name} not found in resource group {ws.resource_group}: check "
-                f"--workspace or {_origin(ws, 'workspace')}"
+                f"workspace {ws.name} not found in resource group {ws.resource_group}: "
+                f"{_check(ws, 'workspace')}"
             )
         if job is not None:
             return JobNotFound(f"no job named {job} in {where}")
@@ -177,8 +182,25 @@ def _http(
     return BackendError(f"Azure ML rejected {doing}: {message or code or 'HTTP ' + str(status)}")
 
 
-def _origin(ws: Workspace, key: str) -> str:
-    return ws.sources.get(key, "your settings")
+# Where each workspace field is set: its flag, its environment variable, its config.json key.
+_SETTINGS = {
+    "subscription": ("--subscription", ENV_SUBSCRIPTION, "subscription_id"),
+    "resource group": ("--resource-group", ENV_RESOURCE_GROUP, "resource_group"),
+    "workspace": ("--workspace", ENV_WORKSPACE, "workspace_name"),
+}
+
+
+def _check(ws: Workspace, key: str) -> str:
+    """What to check for a workspace field Azure does not know: the setting the value came from."""
+    flag, env, field = _SETTINGS[key]
+    source = ws.sources.get(key, "")
+    if source == "flags":
+        return f"check {flag}, which named it"
+    if source == f"env {env}":
+        return f"check {env}, which named it (or give {flag})"
+    if source.endswith(".json"):
+        return f"check {field} in {source}, which named it (or give {flag})"
+    return f"check {flag}, {env} or {field} in config.json"
 
 
 def _sdk_message(err: BaseException) -> str:
