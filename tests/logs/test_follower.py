@@ -191,7 +191,8 @@ async def test_status_tells_bytes_lines_and_age_of_last_data() -> None:
     await follower.collect()
     state = follower.state
     assert (state.bytes_received, state.lines, state.phase) == (8, 2, "finished")
-    assert 0 <= state.seconds_since_data() < 5  # type: ignore[operator]
+    assert state.last_data_at is not None and state.seconds_since_data() >= 0  # type: ignore[operator]
+    assert state.seconds_since_data(now=state.last_data_at + 12.0) == 12.0  # "data 12 s ago"
 
 
 async def test_following_can_resume_from_an_offset() -> None:
