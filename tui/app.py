@@ -21,6 +21,7 @@ from screens.framework import FrameworkStep
 from tui.backends.base import JobHandle
 from tui.core.plan import LaunchPlan, Target, plan
 from tui.core.spec import JobSpec
+from tui.key_order import OrderedKeys
 from tui.palette import WizardCommands
 
 # The steps in order, imported when first shown so the first frame does not wait for them.
@@ -45,8 +46,9 @@ def _is_step(screen: Screen, index: int | None = None) -> bool:
     return isinstance(screen, WizardStep) and (index is None or index == screen.STEP)
 
 
-class DtrainApp(App[None]):
-    """dtrain-tui: the wizard from framework to review, then submit."""
+class DtrainApp(OrderedKeys):
+    """dtrain-tui: the wizard from framework to review, then submit. Keys are handled in the
+    order they were typed (`OrderedKeys`), however fast they come."""
 
     TITLE = "dtrain-tui"
     SUB_TITLE = "distributed training on Azure ML"
