@@ -3,7 +3,6 @@ cancel it, or stay. A job is not a view; quitting must not end it unless asked."
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from screens.dialogs import QuitScreen
@@ -13,17 +12,9 @@ from tui.backends.local import LocalBackend
 from tui.core.spec import JobSpec
 
 from .conftest import make_app
+from .waits import until
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "backends" / "scripts"
-
-
-async def until(pilot, condition, what: str, ceiling: float = 60.0) -> None:
-    """Wait for `condition()` (event-based, with a generous ceiling)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + ceiling
-    while not condition():
-        assert loop.time() < deadline, f"never happened: {what}"
-        await pilot.pause(0.05)
 
 
 async def _running_app(tmp_path: Path):

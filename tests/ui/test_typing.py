@@ -8,8 +8,6 @@ tests post the whole burst before the app has handled any of it, as a terminal d
 
 from __future__ import annotations
 
-import asyncio
-
 from textual import events
 from textual.widgets import Input
 
@@ -17,6 +15,7 @@ from screens.code import CodeStep
 from screens.review import ReviewStep
 
 from .conftest import make_app
+from .waits import until
 
 NAMES = {"/": "slash", "_": "underscore", ".": "full_stop", " ": "space", "-": "minus"}
 
@@ -36,22 +35,18 @@ def burst(app, *keys: events.Key | list[events.Key]) -> None:
             app.post_message(event)
 
 
-async def until(pilot, condition, what: str, ceiling: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + ceiling
-    while not condition():
-        assert loop.time() < deadline, f"never happened: {what}"
-        await pilot.pause(0.02)
+async def at_code_step(pilot, app) -> None:
+    await pilot.pause()
+    app.goto_step(3)
+    await until(pilot, lambda: isinstance(app.screen, CodeStep), "Code & env")
+    await pilot.pause()
 
 
 async def test_fields_typed_in_one_burst_each_get_their_own_text(home):
     (home / "presets" / "scripts").mkdir(parents=True)
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        app.goto_step(3)
-        await until(pilot, lambda: isinstance(app.screen, CodeStep), "Code & env")
-        await pilot.pause()
+        await at_code_step(pilot, app)
         code = app.screen.query_one("#code", Input)
         code.focus()
         code.value = ""
@@ -74,10 +69,7 @@ async def test_next_in_the_same_burst_waits_for_the_edit_before_it(home):
     (home / "src").mkdir()
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.pause()
-        app.goto_step(3)
-        await until(pilot, lambda: isinstance(app.screen, CodeStep), "Code & env")
-        await pilot.pause()
+        await at_code_step(pilot, app)
         app.screen.query_one("#code", Input).focus()
         await pilot.pause()
         # "." becomes "src", and Next comes in the same burst

@@ -1,0 +1,14 @@
+"""Event-based waits for UI tests: a condition checked after each pause, a generous ceiling."""
+
+from __future__ import annotations
+
+import asyncio
+
+
+async def until(pilot, condition, what: str, ceiling: float = 60.0) -> None:
+    """Wait for `condition()`; fail naming `what` if it has not happened after `ceiling` s."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + ceiling
+    while not condition():
+        assert loop.time() < deadline, f"never happened: {what}"
+        await pilot.pause(0.02)
