@@ -39,7 +39,8 @@ def make_app(backend: AzureMLBackend, **backends):
     return app
 
 
-async def until(pilot, check, what: str, timeout: float = 20.0) -> None:
+async def until(pilot, check, what: str, timeout: float = 90.0) -> None:
+    # A ceiling, not a speed check: a submit here takes a few seconds, many more on a loaded box.
     deadline = time.monotonic() + timeout
     while not check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
