@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
 
 from tui.backends.base import ComputeNotFound
 
@@ -106,12 +106,17 @@ class ExportScreen(_Dialog):
 
 
 class SubmitScreen(_Dialog):
-    """Where to run: this machine (default, no account) or Azure ML.
+    """Where to run: this machine (no account) or Azure ML; `default` is chosen first.
+
+    Submit has the focus, so Enter does what it says; Tab reaches the choice. Azure ML greyed
+    out says why beside it.
 
     Choosing Azure ML runs `azure_check` in a thread worker: its lines (the workspace found, the
     sign-in, the cluster and quota check) appear as they come; an exception's one line says
     what to fix (how to configure a workspace, `az login`, a missing cluster).
     """
+
+    AUTO_FOCUS = "#ok"
 
     def __init__(
         self,
@@ -120,9 +125,11 @@ class SubmitScreen(_Dialog):
         azure_ready: bool,
         azure_check: Callable[[], Iterable[str]] | None = None,
         create_compute: Callable[[str, Callable[[bool | None], None]], None] | None = None,
+        default: str = "local",
     ) -> None:
         super().__init__()
         self.local_note, self.azure_note, self.azure_ready = local_note, azure_note, azure_ready
+        self.default = default if azure_ready else "local"
         self.azure_check = azure_check
         self.create_compute = create_compute
         """Offers to create a missing cluster (name, then called back with True once made)."""
@@ -132,10 +139,21 @@ class SubmitScreen(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label("Where should it run?", classes="question")
+            local = self.default == "local"
             with RadioSet(id="where"):
-                yield RadioButton("This machine (rehearsal, no account)", id="to-local", value=True)
-                yield RadioButton("Azure ML", id="to-azureml", disabled=not self.azure_ready)
-            yield Static(self.local_note, id="where-note", classes="hint")
+                yield RadioButton(
+                    "This machine (rehearsal, no account)", id="to-local", value=local
+                )
+                yield RadioButton(
+                    "Azure ML" if self.azure_ready else "Azure ML: not installed here (see below)",
+                    id="to-azureml",
+                    disabled=not self.azure_ready,
+                    value=not local,
+                )
+            note = self.local_note if local else self.azure_note
+            if not self.azure_ready:
+                note = f"{self.local_note}\n\nAzure ML: {self.azure_note}"
+            yield Static(note, id="where-note", classes="hint")
             check = Static("", id="azure-check", classes="hint")
             check.display = False
             yield check
@@ -145,9 +163,14 @@ class SubmitScreen(_Dialog):
             with Horizontal():
                 yield Button("Submit", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
+        yield Footer()
 
-    def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        local = event.pressed.id == "to-local"
+    def on_mount(self) -> None:
+        if self.default != "local":
+            self.on_radio_set_changed(None)
+
+    def on_radio_set_changed(self, event: RadioSet.Changed | None) -> None:
+        local = self.query_one("#to-local", RadioButton).value
         self.query_one("#where-note", Static).update(self.local_note if local else self.azure_note)
         self.query_one("#azure-check", Static).display = not local
         if not local and self.azure_check is not None and not self._checked:
@@ -232,8 +255,6 @@ class QuitScreen(_Dialog):
         self.names, self.reattach = names, reattach
 
     def compose(self) -> ComposeResult:
-        from textual.widgets import Footer
-
         jobs = ", ".join(self.names)
         one = len(self.names) == 1
         with Vertical():

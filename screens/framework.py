@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, ClassVar
+
 from textual.app import ComposeResult
-from textual.widgets import Label, RadioButton, RadioSet
+from textual.binding import Binding
+from textual.widgets import Button, Label, RadioButton, RadioSet
 
 from screens.base import WizardStep
 from tui.core.spec import FRAMEWORKS, JobSpec, switch_framework
 
+if TYPE_CHECKING:
+    from tui.core.presets import Preset
+
+TARGETS = {
+    "azureml": "Azure ML: a cluster in your workspace",
+    "local": "This machine: a 2 × 2 rehearsal, no account",
+}
+
 ONE_LINERS = {
     "pytorch": "DistributedDataParallel; most jobs",
     "lightning": "Trainer(strategy='ddp')",
-    "huggingface": "Trainer or an Accelerate loop",
+    "huggingface": "Trainer or Accelerate",
     "deepspeed": "ZeRO sharding for large models",
-    "tensorflow": "tf.distribute reading TF_CONFIG",
+    "tensorflow": "TF_CONFIG",
     "horovod": "hvd.init() over MPI",
 }
 
@@ -38,8 +49,13 @@ class FrameworkStep(WizardStep):
     """Pick the framework; the why panel recommends data parallelism for most jobs."""
 
     STEP = 0
+    BINDINGS: ClassVar = [
+        *WizardStep.BINDINGS,
+        Binding("e", "examples", "Examples"),
+    ]
 
     def form(self) -> ComposeResult:
+        yield Button("Start from an example (e)", id="examples", compact=True)
         yield Label("What does your training script use?", classes="question")
         with RadioSet(id="framework", classes="field"):
             for key, title in FRAMEWORKS.items():
@@ -48,17 +64,64 @@ class FrameworkStep(WizardStep):
                     id=f"fw-{key}",
                     value=key == self.app.spec.framework,
                 )
+        yield Label("Where will it run first?", classes="question")
+        with RadioSet(id="target"):
+            for key, title in TARGETS.items():
+                yield RadioButton(title, id=f"target-{key}", value=key == self.app.review_target)
 
     def sync(self) -> None:
         super().sync()
-        button = self.query_one(f"#fw-{self.app.spec.framework}", RadioButton)
-        if not button.value:
-            button.value = True
+        for wid in (f"#fw-{self.app.spec.framework}", f"#target-{self.app.review_target}"):
+            button = self.query_one(wid, RadioButton)
+            if not button.value:
+                button.value = True
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
-        key = (event.pressed.id or "").removeprefix("fw-")
+        pressed = event.pressed.id or ""
+        if pressed.startswith("target-"):
+            self.choose_target(pressed.removeprefix("target-"))
+            return
+        key = pressed.removeprefix("fw-")
         if key and key != self.app.spec.framework:
-            self.replace(switch_framework(self.app.spec, key))
+            spec = switch_framework(self.app.spec, key)
+            if self.app.review_target == "local":
+                from tui.core.presets import for_this_machine
+
+                spec = for_this_machine(spec)  # the new framework's sample, if it has one
+            self.replace(spec)
+
+    def choose_target(self, target: str) -> None:
+        """Where the review plans for and Submit offers first; "this machine" makes the job one
+        that runs here (2 × 2, no VM size, the sample script when yours is not here)."""
+        if target == self.app.review_target:
+            return
+        self.app.review_target = target
+        if target == "local":
+            from tui.core.presets import for_this_machine
+
+            self.replace(for_this_machine(self.app.spec))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "examples":
+            event.stop()
+            self.action_examples()
+            return
+        super().on_button_pressed(event)
+
+    def action_examples(self) -> None:
+        from screens.examples import ExamplesScreen
+        from tui.core.presets import for_this_machine
+
+        def chosen(choice: tuple[Preset, bool] | None) -> None:
+            if choice is None:
+                return
+            preset, here = choice
+            self.app.review_target = "local" if here else "azureml"
+            self.replace(for_this_machine(preset.spec) if here else preset.spec)
+            self.sync()
+            self.notify(f"{preset.name}: {preset.title}. Next (ctrl+n) walks through each step.")
+
+        self.app.push_screen(ExamplesScreen(), chosen)
 
     def why(self, spec: JobSpec) -> str:
         world = spec.nodes * spec.gpus_per_node
@@ -68,5 +131,8 @@ class FrameworkStep(WizardStep):
             "uses.\n\n"
             f"**{FRAMEWORKS[spec.framework]}.** "
             + WHY[spec.framework].format(world=world)
-            + "\n\nNext you choose who starts the processes: Azure ML, or your launcher."
+            + "\n\n**This machine** runs the same plan with the real launchers (torchrun, "
+            "mpirun) on loopback: 2 simulated nodes × 2 processes, CPUs with gloo if there is "
+            "no GPU. It is how you see every rank's log before paying for a cluster.\n\n"
+            "Next you choose who starts the processes: Azure ML, or your launcher."
         )

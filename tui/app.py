@@ -214,7 +214,12 @@ class DtrainApp(OrderedKeys):
 
         check = self.azure_preflight if azure_ready else None
         create = self.offer_create_compute if azure_ready else None
-        self.push_screen(SubmitScreen(local_note, azure_note, azure_ready, check, create), chosen)
+        self.push_screen(
+            SubmitScreen(
+                local_note, azure_note, azure_ready, check, create, default=self.review_target
+            ),
+            chosen,
+        )
 
     def offer_create_compute(self, name: str, done: Callable[[bool | None], None]) -> None:
         """Show what creating cluster `name` for the current plan means, and create it if asked."""

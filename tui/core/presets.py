@@ -133,3 +133,41 @@ def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Pa
     body = {"title": title or name, "note": note, "spec": fields}
     path.write_text(yaml.safe_dump(body, sort_keys=False, allow_unicode=True), encoding="utf-8")
     return path
+
+
+# The sample that shows each framework's launch on this machine; DeepSpeed has none (its config
+# would be written into the sample folder), so it keeps the user's script.
+SAMPLE_SCRIPTS = {
+    "pytorch": "train_ddp.py",
+    "lightning": "train_ddp.py",
+    "huggingface": "train_ddp.py",
+    "tensorflow": "tf_config_check.py",
+    "horovod": "mpi_env_check.py",
+}
+REHEARSAL = {"nodes": 2, "gpus_per_node": 2, "sku": None}
+"""What "this machine" means: 2 simulated nodes × 2 processes, no VM size to cap the counts."""
+
+
+def runs_here(spec: JobSpec, base: Path | None = None) -> bool:
+    """Whether the spec's script is on this machine (a job that names none runs its command)."""
+    from tui.core.spec import is_remote
+
+    if spec.command is not None:
+        return True
+    if spec.code is not None and is_remote(spec.code):
+        return False
+    return Path(base or Path.cwd(), spec.code or ".", spec.script).is_file()
+
+
+def for_this_machine(spec: JobSpec, base: Path | None = None) -> JobSpec:
+    """`spec` made to run here: 2 nodes × 2 processes, no VM size, and the framework's sample
+    script when the spec's own script is not on this machine."""
+    changes: dict[str, Any] = dict(REHEARSAL)
+    sample = SAMPLE_SCRIPTS.get(spec.framework)
+    if sample and not runs_here(spec, base):
+        changes |= {"code": str(samples_dir()), "script": sample, "command": None}
+        if spec.framework == "huggingface":
+            changes["hf_launcher"] = "torchrun"  # accelerate is not needed to show the launch
+        if sample == "train_ddp.py" and not spec.args:
+            changes["args"] = ("--epochs", "3")
+    return spec.with_changes(**changes)
