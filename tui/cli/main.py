@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from tui.cli.check import add_parser as add_check_parser
+from tui.cli.check import cmd_check
 from tui.cli.inputs import (
     FRAMEWORKS,
     CliError,
@@ -58,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("edit", help="open an Azure ML job YAML in the wizard, at Review")
     p.add_argument("file", metavar="FILE", help="a command-job YAML (e.g. job.yml)")
     p.add_argument("--framework", choices=FRAMEWORKS, help="when the guess from the job is wrong")
+
+    add_check_parser(sub)
 
     p = sub.add_parser("presets", help="list the presets, or show one")
     p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
@@ -292,6 +296,7 @@ COMMANDS = {
     "preview": cmd_preview,
     "export": cmd_export,
     "presets": cmd_presets,
+    "check": cmd_check,
     "edit": cmd_edit,
     "submit": cmd_submit,
     "jobs": cmd_jobs,

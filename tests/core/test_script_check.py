@@ -1,0 +1,77 @@
+"""The script check on real training scripts (tests/core/data/scripts, see SOURCES.md): each
+plan's expected findings, by what they are about, and nothing else (no false positives)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tui.core.presets import samples_dir
+from tui.core.script_check import ScriptProblem, check_source
+from tui.core.spec import JobSpec
+
+SCRIPTS = Path(__file__).parent / "data" / "scripts"
+TF = {"framework": "tensorflow", "launch": "per_node"}
+
+# file, the plan, what each finding must be about (in order); () means clean.
+TABLE = [
+    ("pytorch_cifar_ddp.py", {}, ["no timeout"]),
+    ("pytorch_distributed_training.py", {}, ["no timeout"]),
+    ("pytorch_e2e_image.py", {}, ["no timeout"]),
+    ("deepspeed_training.py", {"framework": "deepspeed"}, []),
+    ("tf_mnist_distributed.py", TF, []),
+    ("tf_mnist_distributed.py", TF | {"parameter_servers": 1}, ["ParameterServerStrategy"]),
+    ("horovod_tf_mnist.py", {"framework": "horovod"}, []),
+    ("lightning_multi_node.py", {"framework": "lightning"}, ["from_argparse_args"]),
+    ("single_pytorch_iris.py", {}, ["no process group", "LOCAL_RANK", "every rank"]),
+    ("single_tf_mnist.py", TF, ["no tf.distribute strategy"]),
+]
+
+
+@pytest.mark.parametrize(("name", "fields", "expected"), TABLE)
+def test_real_scripts_get_exactly_the_expected_findings(name, fields, expected):
+    report = check_source((SCRIPTS / name).read_text(encoding="utf-8"), JobSpec(**fields), name)
+    got = [f.what for f in report.findings]
+    assert len(got) == len(expected), got
+    for what, about in zip(got, expected, strict=True):
+        assert about in what
+    for f in report.findings:
+        assert f.fix  # every finding says how to fix it
+
+
+def test_a_cpu_rehearsal_flags_a_fixed_nccl_backend_with_its_line():
+    source = (SCRIPTS / "pytorch_cifar_ddp.py").read_text(encoding="utf-8")
+    report = check_source(source, JobSpec(), gpus=False)
+    (nccl,) = [f for f in report.findings if "nccl" in f.what]
+    assert nccl.line == 132 and "gloo" in nccl.fix
+
+
+def test_hugging_face_trainer_needs_no_manual_setup_and_the_sample_is_clean():
+    trainer = "from transformers import Trainer\nTrainer(model=m, args=a).train()\n"
+    report = check_source(trainer, JobSpec(framework="huggingface", launch="per_node"))
+    assert report.clean and "no process group" in report.notes[0]
+    sample = (samples_dir() / "train_ddp.py").read_text(encoding="utf-8")
+    assert check_source(sample, JobSpec(), gpus=False).clean
+
+
+def test_not_python_is_a_problem_naming_the_line():
+    with pytest.raises(ScriptProblem, match="line 2"):
+        check_source("x = 1\ndef (:\n", JobSpec(), "train.py")
+
+
+def test_the_check_command_exits_0_clean_1_with_findings_2_on_bad_input(tmp_path: Path):
+    def check(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tui", "check", *args],
+            capture_output=True, text=True, cwd=tmp_path, timeout=60,
+        )  # fmt: skip
+
+    assert check("--preset", "pytorch-ddp").returncode == 0
+    found = check("--set", f"code={SCRIPTS}", "--set", "script=single_tf_mnist.py", "--set",
+                  "framework=tensorflow", "--set", "launch=per_node")  # fmt: skip
+    assert found.returncode == 1 and "MultiWorkerMirroredStrategy" in found.stdout
+    missing = check("--set", "script=nope.py")
+    assert missing.returncode == 2 and missing.stderr.startswith("dtrain-tui: error: check:")
