@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Button, Input, Label, Select, Static
 
@@ -47,6 +48,7 @@ class CodeStep(WizardStep):
         yield Label("Your code", classes="question")
         yield labelled("Code folder", box("code", spec.code), "uploaded")
         yield labelled("Script", box("script", spec.script))
+        yield Static("", id="script-check", classes="hint")
         yield labelled(
             "Arguments",
             box(
@@ -115,11 +117,18 @@ class CodeStep(WizardStep):
         button.display = bool(missing)
         button.label = "Add suggested: " + ", ".join(f"{k}={v}" for k, v in missing.items())
 
+    def _check_script(self, spec: JobSpec) -> None:
+        """What the script lacks for this plan (advice, read with ast; never blocks Next)."""
+        self.query_one("#script-check", Static).update(
+            script_check_text(spec, gpus=self.app.review_target != "local")
+        )
+
     def _check_paths(self, spec: JobSpec) -> bool:
         error, warning = code_problems(spec)
         if error:
             self.show_error(error, "code")
         self.query_one("#code-hint", Static).update(f"⚠ {warning}" if warning else "")
+        self._check_script(spec)
         return error is None
 
     def apply(self, **changes: Any) -> bool:
@@ -202,6 +211,27 @@ class CodeStep(WizardStep):
             "here.\n\n"
             "**NCCL_DEBUG=INFO** prints `NET/IB` in the log when InfiniBand is really used."
         )
+
+
+def script_check_text(spec: JobSpec, gpus: bool) -> Text:
+    """The script check as lines: ⚠ with line and fix per finding, ✓ notes; empty if no script."""
+    from tui.core.script_check import ScriptProblem, check_spec
+
+    out = Text()
+    try:
+        report = check_spec(spec, gpus=gpus)
+    except ScriptProblem as err:
+        return Text(f"⚠ {err}", style="bold")
+    if report is None:
+        return out
+    for f in report.findings:
+        where = f"line {f.line}: " if f.line else ""
+        out.append(f"⚠ {where}{f.what}\n", style="bold")
+        out.append(f"   fix: {f.fix}\n")
+    for note in report.notes:
+        out.append(f"✓ {note}\n")
+    out.rstrip()
+    return out
 
 
 def _quote(arg: str) -> str:

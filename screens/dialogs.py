@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import ClassVar
 
 from textual import work
@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
 
 from tui.backends.base import ComputeNotFound
+from tui.core.preflight import Finding
 
 
 class _Dialog(ModalScreen):
@@ -126,8 +127,21 @@ class SubmitScreen(_Dialog):
         azure_check: Callable[[], Iterable[str]] | None = None,
         create_compute: Callable[[str, Callable[[bool | None], None]], None] | None = None,
         default: str = "local",
+        local_findings: Sequence[Finding] = (),
     ) -> None:
         super().__init__()
+        self.local_blocked = any(f.blocking for f in local_findings)
+        """A pre-flight problem stops a run here (the fix is shown; Submit stays put)."""
+        from textual.markup import escape
+
+        local_note, azure_note = escape(local_note), escape(azure_note)  # shown as markup
+        if local_findings:
+            local_note += "\n" + "\n".join(
+                f"[$error]✗ {escape(f.problem)}[/]\n  fix: [b]{escape(f.fix)}[/b]"
+                if f.blocking
+                else f"[$warning]⚠ {escape(f.problem)}[/]"
+                for f in local_findings
+            )
         self.local_note, self.azure_note, self.azure_ready = local_note, azure_note, azure_ready
         self.default = default if azure_ready else "local"
         self.azure_check = azure_check
@@ -226,7 +240,11 @@ class SubmitScreen(_Dialog):
             self.dismiss(None)
             return
         pressed = self.query_one(RadioSet).pressed_button
-        self.dismiss((pressed.id or "to-local").removeprefix("to-") if pressed else "local")
+        kind = (pressed.id or "to-local").removeprefix("to-") if pressed else "local"
+        if kind == "local" and self.local_blocked:
+            self.notify("Fix what stops the run here first (above)", severity="error")
+            return
+        self.dismiss(kind)
 
     def _after_create(self, created: bool | None) -> None:
         """Back from creating the cluster: check again, so the quota and size lines show."""

@@ -150,10 +150,33 @@ class ReviewStep(WizardStep):
                 parts.append(Text(f"… and {len(p.nodes) - 16} more nodes", style="dim"))
         parts.append(Text("\nWhy", style="bold underline"))
         parts += [Text(f"• {line}") for line in p.explanations]
+        parts += self._before_it_runs(p)
         if p.warnings:
             parts.append(Text("\nWarnings", style="bold underline"))
             parts += [Text(f"⚠ {w}", style="yellow") for w in p.warnings]
         return Group(*parts)
+
+    def _before_it_runs(self, p: LaunchPlan) -> list[Text]:
+        """Pre-flight for this machine (when the review shows it) and the script check."""
+        from screens.code import script_check_text
+
+        parts: list[Text] = []
+        local = self.app.review_target == "local"
+        if local:
+            from tui.core.preflight import check_local
+
+            findings = check_local(p)
+            parts.append(Text("\nBefore it runs here", style="bold underline"))
+            for f in findings:
+                mark, style = ("✗", "bold red") if f.blocking else ("⚠", "yellow")
+                parts.append(Text(f"{mark} {f.problem}", style=style))
+                parts.append(Text(f"   fix: {f.fix}"))
+            if not any(f.blocking for f in findings):
+                parts.append(Text("✓ nothing stops it from starting on this machine"))
+        checked = script_check_text(p.spec, gpus=not local)
+        if checked.plain:
+            parts += [Text(f"\nYour script ({p.spec.script})", style="bold underline"), checked]
+        return parts
 
     def why(self, spec) -> str:
         target = "this machine" if self.app.review_target == "local" else "an Azure ML cluster"

@@ -192,6 +192,7 @@ class DtrainApp(OrderedKeys):
 
     def action_submit(self) -> None:
         from screens.dialogs import SubmitScreen
+        from tui.core.preflight import check_local
 
         p = self.current_plan("local")
         local_note = (
@@ -216,7 +217,13 @@ class DtrainApp(OrderedKeys):
         create = self.offer_create_compute if azure_ready else None
         self.push_screen(
             SubmitScreen(
-                local_note, azure_note, azure_ready, check, create, default=self.review_target
+                local_note,
+                azure_note,
+                azure_ready,
+                check,
+                create,
+                default=self.review_target,
+                local_findings=check_local(p),
             ),
             chosen,
         )
