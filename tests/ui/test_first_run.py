@@ -60,3 +60,23 @@ async def test_enter_in_the_submit_dialog_submits_to_the_target_chosen_first():
         await pilot.press("enter")
         await until(pilot, lambda: answers, "an answer")
     assert answers == ["local"]
+
+
+async def test_submit_will_not_start_a_local_run_the_pre_flight_stops():
+    from textual.widgets import Static
+
+    from tui.core.preflight import Finding
+
+    answers = []
+    torch = Finding("torch is not installed", ".venv/bin/python -m pip install -e '.[torch]'")
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        app.push_screen(SubmitScreen("here", "", False, local_findings=[torch]), answers.append)
+        await until(pilot, lambda: isinstance(app.screen, SubmitScreen), "the submit dialog")
+        await pilot.pause()
+        note = str(app.screen.query_one("#where-note", Static).render())
+        assert "torch is not installed" in note and "pip install -e '.[torch]'" in note
+        await pilot.press("enter")
+        await pilot.pause()
+        assert answers == [] and isinstance(app.screen, SubmitScreen)
