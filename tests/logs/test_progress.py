@@ -1,0 +1,132 @@
+"""Progress parsed from real training logs: a table of lines from every framework's own output.
+
+`data/progress/lines.txt` holds each line verbatim with what must be read from it (or `-`: the
+line must not parse); `## source:` headers say where each came from.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from tui.logs.progress import ProgressTracker, merge_series, parse_line
+
+DATA = Path(__file__).parent / "data" / "progress"
+_FIELDS = {"step", "total", "epoch", "epochs", "per_epoch", "rate"}
+
+
+def load_table(path: Path) -> list[tuple[str, str, str]]:
+    """(source, line, expectation) for every line of the table."""
+    rows: list[tuple[str, str, str]] = []
+    source, pending = "", None
+    for raw in path.read_text(encoding="utf-8").split("\n"):
+        if pending is None:
+            if raw.startswith("## source:"):
+                source = raw.removeprefix("## source:").strip()
+            elif raw.startswith("#") or not raw.strip():
+                continue
+            else:
+                pending = raw
+        else:
+            assert raw.startswith("=> "), f"no expectation after {pending!r}"
+            rows.append((source, pending, raw[3:].strip()))
+            pending = None
+    return rows
+
+
+TABLE = load_table(DATA / "lines.txt")
+
+
+def test_the_table_is_large_and_has_lines_that_must_not_parse() -> None:
+    assert len(TABLE) >= 60
+    assert sum(1 for _, _, expect in TABLE if expect == "-") >= 15
+
+
+@pytest.mark.parametrize(("source", "line", "expect"), TABLE, ids=[r[1][:50] for r in TABLE])
+def test_real_line(source: str, line: str, expect: str) -> None:
+    found = parse_line(line)
+    if expect == "-":
+        assert found is None or found.kind == "ignored", f"{source}: {found}"
+        return
+    assert found is not None, f"{source}: nothing read from {line!r}"
+    wanted = dict(item.split("=", 1) for item in expect.split())
+    metrics = {k: float(v) for k, v in wanted.items() if k not in _FIELDS}
+    assert set(found.values) == set(metrics), source
+    for key, value in metrics.items():
+        assert math.isclose(found.values[key], value, rel_tol=1e-9), key
+    for key in ("step", "total", "epochs"):
+        assert getattr(found, key) == (int(wanted[key]) if key in wanted else None), key
+    assert found.epoch == (float(wanted["epoch"]) if "epoch" in wanted else None)
+    assert found.per_epoch == ("per_epoch" in wanted)
+    if "rate" in wanted:
+        assert found.rate is not None
+        assert math.isclose(found.rate, float(wanted["rate"]), rel_tol=5e-3)
+
+
+def test_lightning_epochs_make_one_step_axis_and_an_epoch_eta() -> None:
+    tracker = ProgressTracker()
+    tracker.feed(
+        [
+            "Epoch 0: 100%|██████████| 331/331 [00:05<00:00, 88.73it/s, loss=1.148, v_num=0]",
+            "Epoch 1:  50%|█████     | 165/331 [00:02<00:02, 80.00it/s, loss=1.073, v_num=0]",
+        ],
+        now=0.0,
+    )
+    assert list(tracker.series["loss"].xs) == [331.0, 331.0 + 165.0]
+    standing = tracker.standing()
+    assert standing.step == 496 and standing.epoch == 1.0
+    assert standing.rate == 80.0
+    assert standing.eta_scope == "epoch" and math.isclose(standing.eta, 166 / 80)
+
+
+def test_keras_epoch_lines_set_the_epoch_and_the_total() -> None:
+    tracker = ProgressTracker()
+    tracker.feed(
+        [
+            "Epoch 2/5",
+            " 422/422 ━━━━━━━━━━━━━━━━━━━━ 2s 3ms/step - accuracy: 0.9311 - loss: 0.2493",
+        ],
+        now=0.0,
+    )
+    standing = tracker.standing()
+    assert (standing.step, standing.total, standing.epoch, standing.epochs) == (844, 2110, 2, 5)
+    assert list(tracker.series["loss"].xs) == [844.0]
+
+
+def test_rate_and_eta_from_step_arrival_times_when_there_is_no_bar() -> None:
+    tracker = ProgressTracker()
+    # A backlog read at once gives no rate: its steps arrived at one moment.
+    tracker.feed([f"iteration {i}/1000 | lm loss: 2.5 |" for i in range(0, 100, 10)], now=100.0)
+    assert tracker.standing().rate is None
+    tracker.feed(["iteration 110/1000 | lm loss: 2.4 |"], now=105.0)
+    tracker.feed(["iteration 120/1000 | lm loss: 2.3 |"], now=110.0)
+    standing = tracker.standing()
+    assert math.isclose(standing.rate, 3.0)  # from the burst's last step: 90 → 120 in 10 s
+    assert standing.total == 1000 and math.isclose(standing.eta, 880 / 3.0)
+
+
+def test_an_evaluation_bar_does_not_move_the_training_step() -> None:
+    tracker = ProgressTracker()
+    tracker.feed_partial("  3%|▎         | 30/1000 [00:10<05:20,  3.02it/s]", now=0.0)
+    tracker.feed_partial(" 40%|████      | 20/50 [00:02<00:03,  9.80it/s]", now=1.0)
+    assert tracker.standing().step == 30 and tracker.standing().total == 1000
+
+
+def test_the_partial_line_moves_the_step_but_adds_no_points() -> None:
+    tracker = ProgressTracker()
+    tracker.feed_partial("  3%|▎         | 30/1000 [00:10<05:20,  3.02it/s, loss=2.5]", now=0.0)
+    assert tracker.series == {} and tracker.standing().step == 30
+    tracker.feed(["{'loss': 2.4, 'learning_rate': 5e-05, 'epoch': 0.1}"], now=0.0)
+    assert list(tracker.series["loss"].xs) == [30.0]
+
+
+def test_series_from_the_log_and_from_mlflow_are_labelled_by_source() -> None:
+    log, mlflow = ProgressTracker("log"), ProgressTracker("mlflow")
+    log.feed(["step 1: loss 2.0", "step 2: loss 1.5"], now=0.0)
+    mlflow.feed(["step 1: loss 2.1", "step 1: accuracy 0.5"], now=0.0)
+    merged = merge_series(log.series, mlflow.series)
+    assert sorted(merged) == ["accuracy", "loss (log)", "loss (mlflow)"]
+    assert list(merged["loss (log)"].ys) == [2.0, 1.5]
+    assert merged["accuracy"].source == "mlflow"
