@@ -26,10 +26,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from screens.job_metrics import REDRAW_EVERY, JobMetrics
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, ordered, rank_logs
 from widgets.log_view import LogView
+from widgets.metrics_chart import MetricsPane
 
 if TYPE_CHECKING:
     from tui.backends.base import Backend
@@ -83,6 +85,7 @@ class JobScreen(Screen[None]):
         Binding("right_square_bracket", "step_rank(1)", "Next rank", group=_RANK),
         Binding("l", "pick_log", "Logs"),
         Binding("w", "toggle_wrap", "Wrap"),
+        Binding("m", "toggle_metrics", "Metrics"),
         Binding("s", "save", "Save"),
         Binding("c", "cancel_job", "Cancel"),
     ]
@@ -139,11 +142,14 @@ class JobScreen(Screen[None]):
         self._generation = 0
         self._problem: str | None = None
         self._asking = "search"
+        self.metrics = JobMetrics(self)
+        """Training progress: the shown log's series, the ranks' speeds (`m` shows them)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         yield Static("", id="job-status")
         yield Static("", id="job-outcome")
+        yield MetricsPane(id="metrics")
         yield LogView(window=self._window, spool_dir=self._spool_dir, id="log")
         with Horizontal(id="prompt"):
             yield Label("", id="prompt-label")
@@ -157,6 +163,7 @@ class JobScreen(Screen[None]):
         self.watch(view, "follow", lambda _: self.show_status(), init=False)
         self.watch(view, "wrap", lambda _: self.show_status(), init=False)
         self.set_interval(1.0, self.show_status)  # elapsed time and "last data" age tick
+        self.set_interval(REDRAW_EVERY, self.metrics.draw)
         self.show_status()
         self._poll_status()
 
@@ -297,6 +304,7 @@ class JobScreen(Screen[None]):
         self._generation += 1
         self.follower = LogFollower(source, done=self._done, timing=self.timing)
         self.query_one(LogView).clear()
+        self.metrics.reset()
         self._follow(self.follower, self._generation)
         self.show_status()
 
@@ -310,7 +318,9 @@ class JobScreen(Screen[None]):
                     return  # another log was opened meanwhile
                 if update.restart:
                     view.clear()  # the log was rewritten: never mix its old and new text
+                    self.metrics.reset()
                 view.append(update.lines)
+                self.metrics.take(update.lines, update.partial)
                 view.set_partial(update.partial)
                 if self._jump_to_error:
                     self._go_to_first_error()
@@ -355,6 +365,10 @@ class JobScreen(Screen[None]):
     def action_toggle_follow(self) -> None:
         view = self.query_one(LogView)
         view.follow = not view.follow
+
+    def action_toggle_metrics(self) -> None:
+        """Show or hide the metrics pane (progress, chart, ranks' speeds)."""
+        self.metrics.toggle()
 
     def action_toggle_wrap(self) -> None:
         view = self.query_one(LogView)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.logs.progress import ProgressTracker, merge_series, parse_line
+from tui.logs.progress import ProgressTracker, merge_series, parse_line, stragglers
 
 DATA = Path(__file__).parent / "data" / "progress"
 _FIELDS = {"step", "total", "epoch", "epochs", "per_epoch", "rate"}
@@ -130,3 +130,14 @@ def test_series_from_the_log_and_from_mlflow_are_labelled_by_source() -> None:
     assert sorted(merged) == ["accuracy", "loss (log)", "loss (mlflow)"]
     assert list(merged["loss (log)"].ys) == [2.0, 1.5]
     assert merged["accuracy"].source == "mlflow"
+
+
+def test_a_rank_twenty_percent_slower_than_the_median_is_a_straggler() -> None:
+    rates = {"rank 0": 3.0, "rank 1": 3.1, "rank 2": 2.9, "rank 3": 2.3}
+    assert stragglers(rates) == {"rank 3"}  # 2.3 ≤ 0.8 × 2.95 = 2.36
+    assert stragglers({"rank 0": 3.0, "rank 1": 2.5}) == set()  # 2.5 > 0.8 × 2.75
+    assert stragglers({"rank 0": 3.0}) == set()
+
+
+def test_a_key_with_control_characters_is_not_a_metric() -> None:
+    assert parse_line("{'\\x1b[2Jloss': 0.5, 'step': 3}").values == {}

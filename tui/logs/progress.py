@@ -140,6 +140,8 @@ def metric_name(key: str) -> str | None:
     name = _ALIASES.get(name, name)
     name = re.sub(r"(?:^|_)learning_rate$", lambda m: m.group(0)[:-13] + "lr", name)
     words = [w for w in re.split(r"[_./@]+", name) if w]
+    if not name.isprintable() or len(name) > 80:
+        return None  # a dict key with control characters never reaches the terminal
     if not words or any(w in _NOT_METRIC_WORDS for w in words):
         return None
     return name
@@ -509,3 +511,17 @@ def merge_series(*groups: dict[str, Series]) -> dict[str, Series]:
         for series in found:
             merged[f"{name} ({series.source})"] = replace(series, name=f"{name} ({series.source})")
     return merged
+
+
+STRAGGLER_GAP = 0.2
+"""A rank this much slower than the median rank is a straggler."""
+
+
+def stragglers(rates: dict[str, float]) -> set[str]:
+    """The ranks at least 20 % slower than the median of `rates` (steps/s by rank)."""
+    values = sorted(rates.values())
+    if len(values) < 2:
+        return set()
+    mid = len(values) // 2
+    median = values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+    return {name for name, rate in rates.items() if rate <= median * (1 - STRAGGLER_GAP)}

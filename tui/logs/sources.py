@@ -107,6 +107,17 @@ class FileSource:
         except FileNotFoundError:
             return None
 
+    async def tail(self, nbytes: int) -> tuple[int, bytes]:
+        """The last `nbytes` (fewer in a smaller file) and the offset they start at."""
+        try:
+            with self.path.open("rb") as f:
+                size = os.fstat(f.fileno()).st_size
+                start = max(0, size - nbytes)
+                f.seek(start)
+                return start, f.read(size - start)
+        except FileNotFoundError:
+            return 0, b""
+
     def __repr__(self) -> str:
         return f"FileSource({str(self.path)!r})"
 
@@ -187,6 +198,25 @@ class HttpRangeSource:
             self.version = headers.get("x-ms-creation-time") or self.version
         else:
             self.version = headers.get("etag") or self.version
+
+    async def tail(self, nbytes: int) -> tuple[int, bytes]:
+        """The last `nbytes` and the offset they start at, in one suffix request
+        (`Range: bytes=-N`): no size has to be asked for first."""
+        headers = {"Range": f"bytes=-{nbytes}", "Accept-Encoding": "identity"}
+        response = await self._request("GET", headers)
+        self._note_version(response)
+        status = response.status_code
+        if status in (404, 416):
+            return 0, b""  # not there yet, or empty (Azure answers an empty blob with 416)
+        if status not in (200, 206):
+            raise SourceError(f"{self.name}: HTTP {status} from {redact_url(response.url)}")
+        body = response.content
+        self._check_length(response, len(body))
+        match = _CONTENT_RANGE.fullmatch(response.headers.get("content-range", "").strip())
+        if status == 206 and match is not None:
+            return int(match.group(1)), body
+        start = max(0, len(body) - nbytes)  # the whole blob came back (200): keep its end
+        return start, body[start:]
 
     async def size(self) -> int | None:
         response = await self._request("HEAD", {"Accept-Encoding": "identity"})
@@ -273,6 +303,19 @@ class HttpRangeSource:
         declared = response.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) != received:
             raise TransientError(f"{self.name}: truncated body: {received} of {declared} bytes")
+
+
+async def read_tail(source: LogSource, nbytes: int) -> tuple[int, bytes]:
+    """The last `nbytes` of `source` and the offset they start at: one suffix read where the
+    source has one (`tail()`), else its size and one ranged read."""
+    tail = getattr(source, "tail", None)
+    if tail is not None:
+        return await tail(nbytes)
+    size = await source.size()
+    if not size:
+        return 0, b""
+    start = max(0, size - nbytes)
+    return start, await source.read(start, size - start)
 
 
 def parse_retry_after(value: str | None) -> float | None:

@@ -1,0 +1,202 @@
+"""`MetricsPane`: where training stands (epoch, step, rate, ETA), a live chart of its metrics,
+and each rank's speed.
+
+The chart is `textual-plotext`'s `PlotextPlot` (plotext drawn with braille dots: axes, ticks,
+a legend, several series in theme colours). Textual's own `Sparkline` redraws faster but has no
+axes, no x values and one series, so a loss curve could not be read off it. plotext draws in
+time linear in the points it is given, ~700 ms for 100k, so each series is first reduced to at
+most two points per column (the minimum and maximum of each bucket, so spikes survive): 100k
+points redraw in a few milliseconds (tests/benchmarks/bench_metrics.py).
+
+What the pane shows is pushed in with `show()`: series (objects with `name`, `xs`, `ys`,
+`source`), a standing (`step`, `total`, `epoch`, `epochs`, `rate`, `eta`, `eta_scope`) and the
+ranks' rates. The job screen owns the parsing (tui/logs/progress.py); this only draws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.markup import escape
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+from textual_plotext import PlotextPlot
+
+MAX_LINES = 4
+"""Series drawn at once (more would be unreadable in a terminal)."""
+
+
+@dataclass(frozen=True)
+class RankRate:
+    """One rank's speed as the pane shows it."""
+
+    label: str
+    rate: float | None
+    straggler: bool = False
+
+
+def decimate(xs: Sequence[float], ys: Sequence[float], buckets: int) -> tuple[list, list]:
+    """At most `2 * buckets` points that draw like `xs`/`ys`: each bucket's minimum and maximum
+    (in their order), so a spike or a NaN-free dip is never averaged away."""
+    n = len(ys)
+    if n <= 2 * buckets:
+        return list(xs), list(ys)
+    out_x: list[float] = []
+    out_y: list[float] = []
+    size = n / buckets
+    for b in range(buckets):
+        start, end = int(b * size), int((b + 1) * size)
+        chunk = ys[start:end]
+        low, high = min(chunk), max(chunk)
+        i_low, i_high = start + chunk.index(low), start + chunk.index(high)
+        for i in sorted({i_low, i_high}):
+            out_x.append(xs[i])
+            out_y.append(ys[i])
+    return out_x, out_y
+
+
+def chart_group(names: Sequence[str]) -> list[str]:
+    """Which series share the chart: the losses (one scale), else accuracies, else the first."""
+    for word in ("loss", "acc"):
+        found = [n for n in names if word in n.lower()]
+        if found:
+            return found[:MAX_LINES]
+    return list(names[:1])
+
+
+class MetricsChart(PlotextPlot):
+    """A line chart of some series against step, decimated to the widget's width."""
+
+    DEFAULT_CSS = """
+    MetricsChart { height: 1fr; min-height: 6; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._series: list[Any] = []
+        self.points_drawn = 0
+        """Points handed to plotext at the last redraw (after decimation)."""
+
+    def plot(self, series: Sequence[Any]) -> None:
+        """Draw these series (at the next refresh)."""
+        self._series = list(series)
+        self.refresh()
+
+    def render(self):
+        plt = self.plt
+        plt.clear_data()
+        plt.clear_figure()
+        buckets = max(10, self.size.width - 12)
+        drawn = 0
+        for series in self._series:
+            if not len(series.ys):
+                continue
+            xs, ys = decimate(series.xs, series.ys, buckets)
+            drawn += len(xs)
+            plt.plot(xs, ys, label=series.name, marker="braille")
+        self.points_drawn = drawn
+        plt.xlabel("step")
+        return super().render()
+
+
+class MetricsPane(Vertical):
+    """Where training stands, its chart, and each rank's speed (toggled on the job screen)."""
+
+    DEFAULT_CSS = """
+    MetricsPane { height: 16; display: none; border-top: solid $panel-lighten-2; }
+    MetricsPane.-shown { display: block; }
+    MetricsPane #metrics-standing { height: auto; padding: 0 1; }
+    MetricsPane #metrics-ranks { height: auto; padding: 0 1; display: none; }
+    MetricsPane #metrics-ranks.-shown { display: block; }
+    MetricsPane #metrics-empty { height: 1fr; padding: 1 2; color: $text-muted; display: none; }
+    MetricsPane.-empty #metrics-empty { display: block; }
+    MetricsPane.-empty MetricsChart { display: none; }
+    """
+
+    STRAGGLER: ClassVar[str] = "straggler"
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="metrics-standing")
+        yield MetricsChart(id="metrics-chart")
+        yield Static("", id="metrics-empty")
+        yield Static("", id="metrics-ranks")
+
+    def on_mount(self) -> None:
+        self.add_class("-empty")
+        self.query_one("#metrics-empty", Static).update(
+            "No training progress in this log yet: the chart fills as lines with loss, "
+            "accuracy, step or epoch arrive (tqdm, Lightning, Keras, Hugging Face, key: value)."
+        )
+
+    def show(
+        self,
+        series: Mapping[str, Any],
+        standing: Any,
+        ranks: Sequence[RankRate] = (),
+        note: str | None = None,
+    ) -> None:
+        """Draw the latest: the series (name → points), the standing, the ranks' rates."""
+        names = [name for name, s in series.items() if len(s.ys)]
+        self.set_class(not names, "-empty")
+        if names:
+            self.query_one(MetricsChart).plot([series[n] for n in chart_group(names)])
+        text = standing_text(standing)
+        latest = [
+            f"{escape(name)} [b]{_short(series[name].ys[-1])}[/b]"
+            for name in names[: MAX_LINES * 2]
+        ]
+        parts = [p for p in (text, " · ".join(latest)) if p]
+        if note:
+            parts.append(f"[$text-muted]{escape(note)}[/]")
+        self.query_one("#metrics-standing", Static).update("\n".join(parts) or " ")
+        strip = self.query_one("#metrics-ranks", Static)
+        strip.set_class(bool(ranks), "-shown")
+        if ranks:
+            strip.update(ranks_text(ranks))
+
+
+def standing_text(standing: Any) -> str:
+    """`epoch 2/5 · step 844/2110 · 3.02 steps/s · ETA 4:51` (the parts that are known)."""
+    if standing is None:
+        return ""
+    parts: list[str] = []
+    if standing.epoch is not None:
+        epoch = f"{standing.epoch:g}"
+        parts.append(f"epoch [b]{epoch}[/b]" + (f"/{standing.epochs}" if standing.epochs else ""))
+    if standing.step is not None:
+        total = f"/{standing.total:,}" if standing.total else ""
+        parts.append(f"step [b]{standing.step:,}[/b]{total}")
+    if standing.rate:
+        parts.append(f"[b]{_rate(standing.rate)}[/b] steps/s")
+    if standing.eta is not None:
+        scope = " (this epoch)" if standing.eta_scope == "epoch" else ""
+        parts.append(f"ETA [b]{clock(standing.eta)}[/b]{scope}")
+    return " · ".join(parts)
+
+
+def ranks_text(ranks: Sequence[RankRate]) -> str:
+    """Each rank's steps/s side by side; a straggler in the warning colour."""
+    parts = []
+    for rank in ranks:
+        rate = _rate(rank.rate) if rank.rate else "-"
+        text = f"{escape(rank.label)} {rate}/s"
+        parts.append(f"[$warning b]{text} (straggler)[/]" if rank.straggler else text)
+    return "speed by rank: " + "  ".join(parts)
+
+
+def clock(seconds: float) -> str:
+    """`1:02:03`, `4:05`."""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def _rate(value: float) -> str:
+    return f"{value:.3g}" if value < 100 else f"{value:,.0f}"
+
+
+def _short(value: float) -> str:
+    return f"{value:.4g}"
