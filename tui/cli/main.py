@@ -25,6 +25,8 @@ from tui.cli.inputs import (
     load_spec,
 )
 from tui.cli.jobs import LOG_BACKENDS, cmd_cancel, cmd_jobs, cmd_logs, cmd_submit
+from tui.cli.metrics import add_parser as add_metrics_parser
+from tui.cli.metrics import cmd_metrics
 
 
 class _Parser(argparse.ArgumentParser):
@@ -119,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--no-ui", action="store_true", help="write plain text even on a terminal")
     add_workspace(p)
+    add_metrics_parser(sub, tuple(LOG_BACKENDS), add_workspace)
     return parser
 
 
@@ -302,6 +305,7 @@ COMMANDS = {
     "jobs": cmd_jobs,
     "cancel": cmd_cancel,
     "logs": cmd_logs,
+    "metrics": cmd_metrics,
 }
 
 
