@@ -15,6 +15,7 @@ ranks' rates. The job screen owns the parsing (tui/logs/progress.py); this only 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -58,6 +59,35 @@ def decimate(xs: Sequence[float], ys: Sequence[float], buckets: int) -> tuple[li
     return out_x, out_y
 
 
+class DecimationCache:
+    """`decimate()` for series that only grow: buckets of a power-of-two size, each reduced
+    once and kept, so a redraw reduces only the buckets that points arrived in (a series twice
+    as long doubles the bucket size and starts again: amortised, each point is read twice)."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[int, int, list[float], list[float]]] = {}
+
+    def points(self, series: Any, buckets: int) -> tuple[list, list]:
+        xs, ys = series.xs, series.ys
+        n = len(ys)
+        if n <= 2 * buckets:
+            return list(xs), list(ys)
+        size = 1 << max(0, math.ceil(math.log2(n / buckets)))
+        key = series.name
+        kept_size, done, out_x, out_y = self._kept.get(key, (0, 0, [], []))
+        if kept_size != size or done * size > n or (out_x and out_x[0] != xs[0]):
+            done, out_x, out_y = 0, [], []
+        full = n // size
+        if full > done:
+            more_x, more_y = decimate(xs[done * size : full * size], ys[done * size : full * size],
+                                      full - done)  # fmt: skip
+            out_x, out_y = out_x + more_x, out_y + more_y
+            done = full
+        self._kept[key] = (size, done, out_x, out_y)
+        tail_x, tail_y = decimate(xs[done * size :], ys[done * size :], 1)
+        return out_x + tail_x, out_y + tail_y
+
+
 def chart_group(names: Sequence[str]) -> list[str]:
     """Which series share the chart: the losses (one scale), else accuracies, else the first."""
     for word in ("loss", "acc"):
@@ -77,6 +107,7 @@ class MetricsChart(PlotextPlot):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._series: list[Any] = []
+        self._cache = DecimationCache()
         self.points_drawn = 0
         """Points handed to plotext at the last redraw (after decimation)."""
 
@@ -94,9 +125,12 @@ class MetricsChart(PlotextPlot):
         for series in self._series:
             if not len(series.ys):
                 continue
-            xs, ys = decimate(series.xs, series.ys, buckets)
+            xs, ys = self._cache.points(series, buckets)
             drawn += len(xs)
-            plt.plot(xs, ys, label=series.name, marker="braille")
+            # A dense series is dots two to a column: joining them by lines (plot) costs plotext
+            # several times more and draws the same picture at this density.
+            draw = plt.scatter if len(series.ys) > 2 * buckets else plt.plot
+            draw(xs, ys, label=series.name, marker="braille")
         self.points_drawn = drawn
         plt.xlabel("step")
         return super().render()

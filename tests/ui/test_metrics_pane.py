@@ -107,3 +107,18 @@ def test_the_metrics_pane_snapshot(snap_compare):
             self.query_one(MetricsPane).show({"loss": loss, "val_loss": val}, standing, ranks)
 
     assert snap_compare(PaneApp(), terminal_size=(100, 20))
+
+
+def test_a_growing_series_is_reduced_to_the_width_and_keeps_its_extremes() -> None:
+    from widgets.metrics_chart import DecimationCache
+
+    cache, loss = DecimationCache(), Series("loss")
+    for step in range(100_000):
+        loss.add(step, 1.0 + (step % 97) / 97)
+        if step in (5_000, 60_000, 99_999):
+            xs, ys = cache.points(loss, 100)
+            assert len(xs) <= 2 * 100 + 2 and xs == sorted(xs)
+            assert min(ys) == 1.0 and max(ys) == max(loss.ys)
+    loss.ys[50_000] = 9.0  # a spike among points already reduced is not seen again...
+    fresh = DecimationCache().points(loss, 100)  # ...but a fresh reduction keeps it
+    assert 9.0 in fresh[1]

@@ -89,6 +89,11 @@ _BOOKKEEPING = re.compile(
 )
 _ALIASES = {"learning_rate": "lr", "learning rate": "lr", "learningrate": "lr"}
 _DICT_MAX = 4000
+_HINTS = (
+    "loss", "acc", "lr", "learning", "step", "iter", "epoch", "/s", "s/", "norm", "ppl",
+    "perplex", "f1", "mae", "{", "- ",
+)  # fmt: skip
+"""A line that reports progress holds one of these (lower case): the rest is skipped at once."""
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,9 @@ def parse_line(line: str) -> Progress | None:
     """The progress `line` reports, or None when it reports none (most lines)."""
     if len(line) > 20_000 or not any(c.isdigit() for c in line):
         return None
+    low = line.lower()
+    if not any(word in low for word in _HINTS):
+        return None  # most lines: one pass over the text per hint word, no regex
     if "\x1b" in line:
         line = _ANSI.sub("", line)
     line = line.strip()

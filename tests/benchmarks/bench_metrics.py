@@ -1,0 +1,124 @@
+"""Metrics benchmarks: the chart's redraw at 100k points, and the parser's speed.
+
+Run: .venv/bin/python tests/benchmarks/bench_metrics.py [--points 100000]
+
+(a) redraw: a headless app with the `MetricsPane` at 120×40 holding a loss series of
+    `--points` points (and a 1/50 as long validation series); the time of one full redraw of
+    the chart (decimation, plotext, conversion to Rich text), median and max of 20. Target:
+    ≤ 20 ms. For comparison, the same redraw with decimation turned off.
+(b) parsing: `parse_line` over 200k lines of a realistic mix (HF dicts, tqdm bars, Keras,
+    plain prints, noise), lines per second: the job screen parses every line it receives.
+Prints figures; no pass/fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from textual.app import App, ComposeResult  # noqa: E402
+
+import widgets.metrics_chart as chart_module  # noqa: E402
+from tui.logs.progress import ProgressTracker, Series, Standing, parse_line  # noqa: E402
+from widgets.metrics_chart import MetricsChart, MetricsPane  # noqa: E402
+
+
+def make_series(points: int) -> dict[str, Series]:
+    rng = random.Random(1)
+    loss, val = Series("loss"), Series("val_loss")
+    for i in range(points):
+        loss.add(i, 2.5 * math.exp(-i / (points / 4)) + 0.1 * rng.random())
+    for i in range(0, points, 50):
+        val.add(i, 2.6 * math.exp(-i / (points / 4)) + 0.1)
+    return {"loss": loss, "val_loss": val}
+
+
+class PaneApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield MetricsPane(classes="-shown")
+
+
+async def redraw(points: int, decimated: bool, rounds: int = 20) -> dict[str, float]:
+    series = make_series(points)
+    original = chart_module.DecimationCache.points
+    if not decimated:
+        chart_module.DecimationCache.points = lambda self, s, buckets: (list(s.xs), list(s.ys))
+    try:
+        async with PaneApp().run_test(size=(120, 40)) as pilot:
+            pane = pilot.app.query_one(MetricsPane)
+            pane.show(series, Standing(step=points, total=2 * points, rate=3.0, eta=100))
+            await pilot.pause()
+            chart = pane.query_one(MetricsChart)
+            times = []
+            for _ in range(rounds if decimated else 3):
+                t = time.perf_counter()
+                chart.render()
+                times.append(time.perf_counter() - t)
+            drawn = chart.points_drawn
+    finally:
+        chart_module.DecimationCache.points = original
+    return {
+        "points": float(points),
+        "points drawn": float(drawn),
+        "redraw median ms": 1000 * statistics.median(times),
+        "redraw max ms": 1000 * max(times),
+    }
+
+
+def parsing(lines: int = 200_000) -> dict[str, float]:
+    sample = [
+        "{'loss': 1.6462, 'grad_norm': 17.549, 'learning_rate': 4.1666e-05, 'epoch': 0.5}",
+        "Epoch 0:  22%|██▏       | 4/18 [00:17<01:02,  4.47s/it, loss=10.072, v_num=193315]",
+        " 422/422 ━━━━━━━━━━━━━━━━━━━━ 2s 3ms/step - accuracy: 0.9311 - loss: 0.2493",
+        "iter 2920: loss 3.9883, time 1099.34ms, mfu 15.34%",
+        "[2022-03-11 02:06:58,985] [INFO] [timer.py:189:stop] 0/40, SamplesPerSec=83.48",
+        "NCCL INFO Channel 00/02 :    0   1   2   3",
+        "Some plain text line with no numbers at all, as most log lines are",
+        "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970",
+    ]
+    text = [sample[i % len(sample)] for i in range(lines)]
+    t = time.perf_counter()
+    found = sum(1 for line in text if parse_line(line) is not None)
+    took = time.perf_counter() - t
+    tracker = ProgressTracker()
+    t = time.perf_counter()
+    tracker.feed(text, now=0.0)
+    fed = time.perf_counter() - t
+    return {
+        "lines": float(lines),
+        "progress lines": float(found),
+        "parse lines/s": lines / took,
+        "tracker lines/s": lines / fed,
+    }
+
+
+def show(title: str, figures: dict[str, float]) -> None:
+    print(f"\n{title}")
+    for key, value in figures.items():
+        print(f"  {key:<24} {value:,.2f}" if value % 1 else f"  {key:<24} {value:,.0f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--points", type=int, default=100_000)
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}")
+    show(
+        f"(a) chart redraw, {args.points:,} points, decimated (target ≤ 20 ms)",
+        asyncio.run(redraw(args.points, decimated=True)),
+    )
+    show("    the same without decimation", asyncio.run(redraw(args.points, decimated=False)))
+    show("(b) parsing", parsing())
+
+
+if __name__ == "__main__":
+    main()
