@@ -26,6 +26,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Label, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from screens.job_head import fill_head, tail_start
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
@@ -143,6 +144,8 @@ class JobScreen(Screen[None]):
         self._problem: str | None = None
         self._asking = "search"
         self.metrics = JobMetrics(self)
+        self.head_fill: tuple[int, int] | None = None
+        """While a log opened at its end fills in behind: (bytes read, bytes before the tail)."""
         """Training progress: the shown log's series, the ranks' speeds (`m` shows them)."""
 
     def compose(self) -> ComposeResult:
@@ -276,6 +279,9 @@ class JobScreen(Screen[None]):
         parts.append(_phase(state))
         if state.rewrites:
             parts.append("[$warning]rewritten at the source: read again from the start[/]")
+        if self.head_fill is not None:
+            done, end = self.head_fill
+            parts.append(f"[$accent]opened at its end · reading the rest {100 * done // end}%[/]")
         parts.append("[$success]FOLLOW[/]" if view.follow else "[$warning]PAUSED[/]")
         if view.wrap:
             parts.append("wrap")
@@ -312,6 +318,12 @@ class JobScreen(Screen[None]):
     async def _follow(self, follower: LogFollower, generation: int) -> None:
         view = self.query_one(LogView)
         shown = 0.0
+        start = await tail_start(follower.source)  # a large log opens at its end
+        if start and generation == self._generation:
+            follower = self.follower = LogFollower(
+                follower.source, done=self._done, timing=self.timing, offset=start
+            )
+            self._fill_head(follower.source, start, generation)
         async with aclosing(follower.updates()) as updates:
             async for update in updates:
                 if generation != self._generation:
@@ -319,6 +331,8 @@ class JobScreen(Screen[None]):
                 if update.restart:
                     view.clear()  # the log was rewritten: never mix its old and new text
                     self.metrics.reset()
+                    self.workers.cancel_group(self, "job-head")  # it is read from 0 again
+                    self.head_fill = None
                 view.append(update.lines)
                 self.metrics.take(update.lines, update.partial)
                 view.set_partial(update.partial)
@@ -331,6 +345,25 @@ class JobScreen(Screen[None]):
                 # A local read never waits, so while a backlog streams in, let the screen
                 # draw and take keys between batches.
                 await asyncio.sleep(0)
+        self.show_status()
+
+    @work(exclusive=True, group="job-head", exit_on_error=False)
+    async def _fill_head(self, source: LogSource, end: int, generation: int) -> None:
+        """Read the log before its tail into a store the view then puts in front."""
+        self.head_fill = (0, end)
+
+        def progress(done: int) -> None:
+            self.head_fill = (done, end)
+
+        head, tracker = await fill_head(
+            source, end, window=self._window, spool_dir=self._spool_dir, progress=progress
+        )
+        if generation != self._generation:
+            head.close()
+            return
+        self.query_one(LogView).take_head(head)
+        self.metrics.head_read(tracker)
+        self.head_fill = None
         self.show_status()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

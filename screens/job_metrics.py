@@ -60,6 +60,11 @@ class JobMetrics:
         self.tracker = ProgressTracker("log")
         self._dirty = True
 
+    def head_read(self, head: ProgressTracker) -> None:
+        """The lines before the tail a log was opened at were read: their points go in front."""
+        self.tracker.prepend(head)
+        self._dirty = True
+
     def take(self, lines: list[str], partial: str) -> None:
         """One batch of the shown log (every line is parsed, shown or not)."""
         if lines and self.tracker.feed(lines):

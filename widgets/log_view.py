@@ -30,7 +30,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from widgets.log_store import ERROR_BODY, ERROR_START, LineSet, LogStore
+from widgets.log_store import BLOCK, ERROR_BODY, ERROR_START, LineSet, LogStore
 
 MAX_SHOWN = 10_000
 """Characters of one line drawn; the rest is counted (search, filter and save see it all)."""
@@ -186,6 +186,30 @@ class LogView(ScrollView, can_focus=True):
             self.scroll_to(x=0, y=0, animate=False, immediate=True)
         finally:
             self._auto_scroll = False
+
+    def take_head(self, head: LogStore) -> int:
+        """Put `head` (the lines before the first one shown, filled in behind a log opened at
+        its end) in front: it becomes the store, with the lines shown so far appended to it.
+        The same lines stay on screen; a search or filter runs again over the whole log.
+        Returns how many lines came in front."""
+        old, shift = self._store, head.count
+        search, filter_ = self.search_query, self.filter_query
+        old.flush()
+        for start in range(0, old.count, BLOCK):
+            head.append([old.line(n) for n in range(start, min(old.count, start + BLOCK))])
+        old.close()
+        self._store = head
+        self._generation += 1
+        self._match = self._error = None
+        top = None if self.follow else self.scroll_y + shift
+        self._content_changed()
+        if top is not None:
+            self._scroll_y_to(top)
+        if filter_:
+            self.set_filter(filter_)
+        if search:
+            self.search(search)
+        return shift
 
     def saver(self) -> Callable[[Path], int]:
         """A function that writes the whole log so far to a path (safe to run in a thread)."""

@@ -471,6 +471,26 @@ class ProgressTracker:
                     series = self.series[name] = Series(name, source=self.source)
                 series.add(x, value)
 
+    def prepend(self, head: ProgressTracker) -> None:
+        """Put the points of the lines before this tracker's first in front (a log opened at
+        its end, whose head was read afterwards); what the head knew that this does not (the
+        epochs in all, say) is kept too."""
+        merged: dict[str, Series] = {}
+        for name, older in head.series.items():
+            mine = self.series.get(name)
+            xs, ys = array("d", older.xs), array("d", older.ys)
+            if mine is not None:
+                xs.extend(mine.xs)
+                ys.extend(mine.ys)
+            merged[name] = Series(name, xs, ys, self.source)
+        for name, mine in self.series.items():
+            merged.setdefault(name, mine)
+        self.series = merged
+        self.lines_parsed += head.lines_parsed
+        for attr in ("_epochs", "_total", "_per_epoch_total"):
+            if getattr(self, attr) is None:
+                setattr(self, attr, getattr(head, attr))
+
     def _arrived(self, step: int, now: float) -> None:
         arrivals = self._arrivals
         if arrivals and now - arrivals[-1][0] < _SAME_MOMENT:
