@@ -155,6 +155,7 @@ class HttpRangeSource:
         """How many times the URL provider was asked for a fresh URL after a 403."""
         self.total: int | None = None
         """The blob's whole size as the last read's `Content-Range` (or length) said."""
+        self._suffix_ranges = True  # until the server shows it cannot serve `bytes=-N`
         self.version: str | None = None
         """Changes when the blob may have been replaced rather than appended to: the ETag of a
         block blob; for an append blob (which can only grow) its creation time."""
@@ -201,9 +202,19 @@ class HttpRangeSource:
 
     async def tail(self, nbytes: int) -> tuple[int, bytes]:
         """The last `nbytes` and the offset they start at, in one suffix request
-        (`Range: bytes=-N`): no size has to be asked for first."""
+        (`Range: bytes=-N`): no size has to be asked for first. A server that cannot serve a
+        suffix (Azurite answers 500) is asked its size (HEAD) and a range from there instead."""
+        if not self._suffix_ranges:
+            return await self._tail_by_size(nbytes)
         headers = {"Range": f"bytes=-{nbytes}", "Accept-Encoding": "identity"}
-        response = await self._request("GET", headers)
+        try:
+            response = await self._request("GET", headers)
+        except TransientError:
+            self._suffix_ranges = False
+            return await self._tail_by_size(nbytes)
+        if response.status_code in (400, 501):
+            self._suffix_ranges = False
+            return await self._tail_by_size(nbytes)
         self._note_version(response)
         status = response.status_code
         if status in (404, 416):
@@ -217,6 +228,13 @@ class HttpRangeSource:
             return int(match.group(1)), body
         start = max(0, len(body) - nbytes)  # the whole blob came back (200): keep its end
         return start, body[start:]
+
+    async def _tail_by_size(self, nbytes: int) -> tuple[int, bytes]:
+        size = await self.size()
+        if not size:
+            return 0, b""
+        start = max(0, size - nbytes)
+        return start, await self.read(start, size - start)
 
     async def size(self) -> int | None:
         response = await self._request("HEAD", {"Accept-Encoding": "identity"})
