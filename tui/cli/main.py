@@ -16,6 +16,8 @@ from typing import NoReturn
 
 from tui.cli.check import add_parser as add_check_parser
 from tui.cli.check import cmd_check
+from tui.cli.doctor import add_parser as add_doctor_parser
+from tui.cli.doctor import cmd_doctor
 from tui.cli.inputs import (
     FRAMEWORKS,
     CliError,
@@ -122,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-ui", action="store_true", help="write plain text even on a terminal")
     add_workspace(p)
     add_metrics_parser(sub, tuple(LOG_BACKENDS), add_workspace)
+    add_doctor_parser(sub, tuple(LOG_BACKENDS), add_workspace)
     return parser
 
 
@@ -306,6 +309,7 @@ COMMANDS = {
     "cancel": cmd_cancel,
     "logs": cmd_logs,
     "metrics": cmd_metrics,
+    "doctor": cmd_doctor,
 }
 
 

@@ -1,0 +1,111 @@
+"""The doctor's reading rules on small logs shaped like the real ones: per-rank files, an
+interleaved console, the watchdog's sequence numbers, and `dtrain-tui doctor` itself."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tui.cli.main import main
+from tui.logs.doctor import diagnose
+
+WATCHDOG = (
+    "[rank{r}]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank {r}] Watchdog caught "
+    "collective operation timeout: WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=4, "
+    "NumelOut=4, Timeout(ms)=600000) ran for 600060 milliseconds before timing out."
+)
+WORK = (
+    "[rank{r}]:[E321 02:07:08.465150152 ProcessGroupNCCL.cpp:1664] [PG 1 Rank {r}] Exception "
+    "(either an error or timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: "
+    "{enq}, last completed NCCL work: {done}."
+)
+
+
+def rank_files(texts: dict[int, str]) -> dict[str, str]:
+    return {f"user_logs/std_log_process_{r}.txt": t for r, t in texts.items()}
+
+
+def test_the_rank_that_never_entered_the_collective_is_the_culprit_not_the_first_to_time_out():
+    logs = rank_files(
+        {r: "step 10 loss 0.5\n" + WATCHDOG.format(r=r, seq=1580) for r in (0, 1, 3)}
+        | {2: "step 10 loss 0.5\nloading shard 7 …\n"}
+    )
+    got = diagnose(logs)
+    assert (got.cause, got.rank) == ("nccl_timeout", 2)
+    assert "Watchdog caught collective operation timeout" in got.evidence.text
+
+
+def test_a_lagging_enqueue_count_names_the_culprit_in_one_console_log():
+    lines = [WORK.format(r=r, seq=80, enq=81, done=79) for r in (0, 1, 3)]
+    lines.insert(2, WORK.format(r=2, seq=80, enq=80, done=79))
+    got = diagnose({"console.txt": "\n".join(lines)})
+    assert (got.cause, got.rank) == ("nccl_timeout", 2)
+
+
+def test_a_real_error_beats_the_timeouts_it_causes():
+    logs = rank_files(
+        {
+            0: WATCHDOG.format(r=0, seq=9),
+            1: 'Traceback (most recent call last):\n  File "train.py", line 3\n'
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n",
+            2: WATCHDOG.format(r=2, seq=9),
+        }
+    )
+    got = diagnose(logs)
+    assert (got.cause, got.rank) == ("cuda_oom", 1)
+    assert got.evidence.log == "user_logs/std_log_process_1.txt" and got.evidence.line == 3
+    assert {(o.cause, o.rank) for o in got.others} == {("nccl_timeout", 0), ("nccl_timeout", 2)}
+
+
+def test_prefixes_of_torchrun_mpirun_and_srun_name_the_rank():
+    for line in (
+        "[default3]:ModuleNotFoundError: No module named 'flash_attn'",
+        "[1,3]<stderr>:ModuleNotFoundError: No module named 'flash_attn'",
+    ):
+        assert diagnose({"console.log": f"hello\n{line}\n"}).rank == 3
+    srun = "0: step 1\n1: step 1\n3: step 1\n3: ModuleNotFoundError: No module named 'x'\n"
+    assert diagnose({"console.log": srun}).rank == 3
+
+
+def test_a_user_exception_is_user_code_and_the_earliest_timestamp_wins():
+    logs = rank_files(
+        {
+            0: "2024-05-01 10:00:09,000 Traceback (most recent call last):\nKeyError: 'labels'\n",
+            1: "2024-05-01 10:00:02,000 Traceback (most recent call last):\n"
+            "2024-05-01 10:00:02,001 ValueError: expected 3 channels, got 4\n",
+        }
+    )
+    got = diagnose(logs)
+    assert (got.cause, got.rank) == ("user_code_error", 1)
+    assert "ValueError" in got.evidence.text
+
+
+def test_a_failed_job_with_nothing_recognisable_is_unknown_not_healthy():
+    logs = rank_files({0: "step 1\nstep 2\n"})
+    assert diagnose(logs).cause == "none"
+    got = diagnose(logs, failed=True)
+    assert got.cause == "unknown" and got.evidence.text == "step 2"
+
+
+def test_cli_prints_exactly_the_json_shape_and_exits_1(tmp_path: Path, capsys):
+    folder = tmp_path / "job" / "user_logs"
+    folder.mkdir(parents=True)
+    (folder / "std_log_process_0.txt").write_text("ok\n")
+    (folder / "std_log_process_1.txt").write_text("\x1b[31mKilled\x1b[0m\n")
+    assert main(["doctor", str(tmp_path / "job"), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == ["cause", "rank", "evidence", "fix", "others"]
+    assert (out["cause"], out["rank"]) == ("host_oom_killed", 1)
+    evidence = {"log": "user_logs/std_log_process_1.txt", "line": 1, "text": "Killed"}
+    assert out["evidence"] == evidence
+    assert "memory" in out["fix"]
+
+
+def test_cli_healthy_is_0_and_bad_input_is_2_with_one_line(tmp_path: Path, capsys):
+    log = tmp_path / "train.log"
+    log.write_text("UserWarning: Failed to initialize NumPy\nepoch 1 loss 0.3\n")
+    assert main(["doctor", str(log)]) == 0
+    assert "healthy" in capsys.readouterr().out
+    assert main(["doctor", str(tmp_path / "missing.log")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err

@@ -1,0 +1,126 @@
+"""`dtrain-tui doctor NAME|PATH [--json]`: which rank broke the job, why, and the fix.
+
+PATH is a log file or a folder of logs (one downloaded from Azure ML Studio, a terminal's output
+saved to a file); NAME is a job on `--target` (this machine by default). Every log is read
+(`tui.logs.doctor`). Exit 0 when healthy, 1 when a failure was diagnosed, 2 on bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+from pathlib import Path
+
+from tui.cli.inputs import CliError
+
+TAIL_BYTES = 4 << 20
+"""How much of each log of a job is read (its end: failures are there)."""
+
+
+def add_parser(sub, targets: tuple[str, ...], add_workspace) -> None:
+    """Register `doctor` on the sub-command parsers of `dtrain-tui`."""
+    p = sub.add_parser(
+        "doctor",
+        help="read every rank's log: the rank that failed first, the cause and the fix",
+    )
+    p.add_argument(
+        "name",
+        metavar="NAME|PATH",
+        help="a job's name, or a log file or folder of logs (e.g. one downloaded from Studio)",
+    )
+    p.add_argument("--json", action="store_true", help="print the diagnosis as one JSON object")
+    p.add_argument(
+        "--target", choices=targets, default="local", help="where job NAME runs (default: here)"
+    )
+    add_workspace(p)
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from tui.logs.doctor import diagnose, load_path
+
+    path = Path(args.name)
+    if path.exists():
+        try:
+            logs, mtimes = load_path(path)
+        except OSError as err:
+            raise CliError(f"doctor: cannot read {path}: {err.strerror or err}") from None
+        failed = None
+        if not logs:
+            raise CliError(f"doctor: {path} holds no log files (.txt or .log)")
+    else:
+        if "/" in args.name or args.name.endswith((".txt", ".log")):
+            raise CliError(f"doctor: {args.name}: no such file or folder")
+        logs, mtimes, failed = _job_logs(args)
+    diagnosis = diagnose(logs, mtimes, failed=failed)
+    if args.json:
+        json.dump(diagnosis.to_json(), sys.stdout)
+        print()
+    else:
+        _print(diagnosis)
+    return 0 if diagnosis.healthy else 1
+
+
+def _job_logs(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, float], bool]:
+    """Every log of job NAME (the end of each), their sizes' order, and whether it failed."""
+    import asyncio
+
+    from tui.backends.base import BackendError, JobState
+    from tui.cli.jobs import LOG_BACKENDS
+    from tui.logs.sources import read_tail
+
+    backend = LOG_BACKENDS[args.target](args)
+    try:
+        job = backend.handle(args.name)
+        status = backend.status(job)
+        sources = backend.log_sources(job)
+    except BackendError as err:
+        raise CliError(str(err)) from None
+    if not sources:
+        raise CliError(f"doctor: job {job.name} has no logs yet ({status.summary()})")
+
+    async def read_all() -> dict[str, str]:
+        gate = asyncio.Semaphore(16)
+
+        async def one(name: str, source) -> tuple[str, str]:
+            async with gate:
+                try:
+                    _, data = await read_tail(source, TAIL_BYTES)
+                finally:
+                    close = getattr(source, "aclose", None)
+                    if close is not None:
+                        await close()
+            return name, data.decode("utf-8", "replace")
+
+        pairs = await asyncio.gather(*(one(n, s) for n, s in sources.items()))
+        return {name: text for name, text in pairs if text}
+
+    logs = asyncio.run(read_all())
+    mtimes = _local_mtimes(sources)
+    return logs, mtimes, status.state is JobState.FAILED
+
+
+def _local_mtimes(sources) -> dict[str, float]:
+    """When each local log was last written (a file's mtime); nothing for remote logs."""
+    out = {}
+    for name, source in sources.items():
+        path = getattr(source, "path", None)
+        if path is not None:
+            with contextlib.suppress(OSError):
+                out[name] = path.stat().st_mtime
+    return out
+
+
+def _print(diagnosis) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+
+    console = Console(highlight=False, soft_wrap=True)
+    if diagnosis.healthy:
+        console.print("[green]healthy[/]: no rank's log shows a failure")
+        return
+    head, *rest = diagnosis.paragraph().split("\n")
+    console.print(f"[bold red]{escape(head)}[/]")
+    for line in rest:
+        console.print(escape(line))
