@@ -98,6 +98,7 @@ RULES: tuple[Rule, ...] = (
         ROOT,
         r"Invalid rank -?\d+, rank should be",
         r"rank should be within the (?:the )?world_size",
+        r"\] rank < size\. -?\d+ vs \d+",  # gloo's check of RANK against WORLD_SIZE
         r"rank (?:should|must) be (?:in the interval|less than|smaller than)",
         r"(?i:world[ _]size (?:of .*)?(?:mismatch|does not match|doesn't match|is different))",
         r"(?i:mismatch(?:ed)? (?:in )?world[ _]size)",

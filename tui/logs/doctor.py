@@ -473,7 +473,7 @@ def _choose(
         if own:
             pool = own
     if tier == TIMEOUT:
-        return _timeout_culprit(pool, known_ranks)
+        return _timeout_culprit(pool, streams, known_ranks)
     return _first(pool, streams, launcher_first)
 
 
@@ -499,7 +499,9 @@ def _first(
     return min(pool, key=lambda f: (f.rank is None, f.rank or 0, f.order))
 
 
-def _timeout_culprit(timeouts: list[Finding], known_ranks: list[int]) -> Finding:
+def _timeout_culprit(
+    timeouts: list[Finding], streams: dict[int | None, _Stream], known_ranks: list[int]
+) -> Finding:
     """The rank that never joined the collective the others timed out in."""
     first = min(timeouts, key=lambda f: (f.when is None, f.when or datetime.min, f.order))
     evidence = first.evidence
@@ -514,7 +516,7 @@ def _timeout_culprit(timeouts: list[Finding], known_ranks: list[int]) -> Finding
     timed_out = {f.rank for f in timeouts if f.rank is not None}
     silent = [r for r in known_ranks if r not in timed_out]
     if timed_out and silent and len(silent) < len(known_ranks):
-        return blame(silent[0])
+        return blame(_stopped_elsewhere(silent, timeouts, streams))
     enqueued = {
         f.rank: f.enqueued for f in timeouts if f.enqueued is not None and f.rank is not None
     }
@@ -529,6 +531,34 @@ def _timeout_culprit(timeouts: list[Finding], known_ranks: list[int]) -> Finding
     if odd is not None:
         return blame(odd)
     return blame(None)
+
+
+def _stopped_elsewhere(
+    silent: list[int], timeouts: list[Finding], streams: dict[int | None, _Stream]
+) -> int:
+    """Among ranks that never reported the timeout, the one whose log stopped somewhere else
+    than where the timed-out ranks were (the others were only stopped before they could say
+    so): compared by each log's last line before the timeout, numbers aside."""
+    if len(silent) == 1:
+        return silent[0]
+    where = Counter(
+        _shape(_line_before(streams[f.rank], f.order)) for f in timeouts if f.rank in streams
+    )
+    usual = where.most_common(1)[0][0] if where else None
+    elsewhere = [r for r in silent if _shape(_line_before(streams[r], None)) != usual]
+    return (elsewhere or silent)[0]
+
+
+def _line_before(stream: _Stream, order: int | None) -> str:
+    """The last line with text in `stream` before `order` (None: its last line)."""
+    for content, _, at in reversed(stream.lines):
+        if (order is None or at < order) and content.strip() and classify(content) is None:
+            return content
+    return ""
+
+
+def _shape(line: str) -> str:
+    return re.sub(r"\d+", "#", line.strip())
 
 
 def _per_rank(timeouts: list[Finding], attr: str) -> dict[int, object]:
