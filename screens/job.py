@@ -28,11 +28,13 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from screens.job_head import fill_head, tail_start
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
+from screens.job_ranks import JobRanks
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, ordered, rank_logs
 from widgets.log_view import LogView
 from widgets.metrics_chart import MetricsPane
+from widgets.rank_strip import RankStrip
 
 if TYPE_CHECKING:
     from tui.backends.base import Backend
@@ -68,6 +70,10 @@ class JobScreen(Screen[None]):
     JobScreen #job-status { height: auto; padding: 0 1; background: $panel; }
     JobScreen #job-outcome { height: auto; padding: 0 1; display: none; text-style: bold; }
     JobScreen #job-outcome.-shown { display: block; }
+    JobScreen #job-doctor { height: auto; padding: 0 1; display: none; }
+    JobScreen #job-doctor.-shown { display: block; }
+    JobScreen RankStrip { display: none; }
+    JobScreen RankStrip.-shown { display: block; }
     JobScreen #prompt { height: 1; display: none; background: $panel; }
     JobScreen #prompt.-shown { display: block; }
     JobScreen #prompt-label { width: auto; padding: 0 1; color: $accent; text-style: bold; }
@@ -144,6 +150,8 @@ class JobScreen(Screen[None]):
         self._problem: str | None = None
         self._asking = "search"
         self.metrics = JobMetrics(self)
+        self.ranks = JobRanks(self)
+        """Every rank's log growth (the strip), and the doctor's diagnosis of a failure."""
         self.head_fill: tuple[int, int] | None = None
         """While a log opened at its end fills in behind: (bytes read, bytes before the tail)."""
         """Training progress: the shown log's series, the ranks' speeds (`m` shows them)."""
@@ -152,6 +160,8 @@ class JobScreen(Screen[None]):
         yield Header(show_clock=False)
         yield Static("", id="job-status")
         yield Static("", id="job-outcome")
+        yield Static("", id="job-doctor")
+        yield RankStrip(id="ranks")
         yield MetricsPane(id="metrics")
         yield LogView(window=self._window, spool_dir=self._spool_dir, id="log")
         with Horizontal(id="prompt"):
@@ -169,6 +179,7 @@ class JobScreen(Screen[None]):
         self.set_interval(REDRAW_EVERY, self.metrics.draw)
         self.show_status()
         self._poll_status()
+        self.ranks.start()
 
     # ---- the status -----------------------------------------------------------------------
 
@@ -215,6 +226,7 @@ class JobScreen(Screen[None]):
         self.show_status()
 
     def _job_ended(self, status: JobStatus) -> None:
+        self.ranks.job_ended(status)
         color = _STATE_COLOR[status.state]
         text = f"[{color}]{escape(status.summary())}[/]"
         if status.duration is not None:
@@ -365,6 +377,12 @@ class JobScreen(Screen[None]):
         self.metrics.head_read(tracker)
         self.head_fill = None
         self.show_status()
+
+    def on_rank_strip_rank_chosen(self, message: RankStrip.RankChosen) -> None:
+        """Enter on a rank in the strip: show its log."""
+        name = next((r.name for r in self._rank_logs() if r.rank == message.rank), None)
+        if name is not None and name != self.log_name:
+            self.open_log(name)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR:

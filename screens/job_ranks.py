@@ -1,0 +1,134 @@
+"""`JobRanks`: the job screen's rank strip (every rank's log growth, live) and the doctor's
+diagnosis when the job fails.
+
+Each status interval it asks every rank log's size at a cost that does not grow with the ranks:
+local logs are `stat`ed, a backend that can list sizes in one call (`log_sizes(handle)`) is
+asked once, and other remote logs get a budgeted round-robin of HEAD requests
+(`tui.logs.rank_watch`). When the job fails, every log's end is read once and the doctor names
+the rank that failed first, its cause and the fix, under the outcome line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.markup import escape
+from textual.widgets import Static
+
+from tui.logs.names import rank_logs
+from tui.logs.rank_watch import RankWatch, SizePoller, stat_lister
+from tui.logs.sources import read_tail
+from widgets.rank_strip import RankStrip
+
+if TYPE_CHECKING:
+    from screens.job import JobScreen
+
+HEAD_BUDGET = 32
+"""HEAD requests per poll for logs that can only be asked one by one."""
+DOCTOR_TAIL = 1 << 20
+"""Bytes read from the end of each log for the diagnosis."""
+
+
+class JobRanks:
+    """The rank strip's polling, and the diagnosis of a failed job, for one job screen."""
+
+    def __init__(self, screen: JobScreen) -> None:
+        self.screen = screen
+        self.watch = RankWatch(poll_interval=max(0.2, screen.status_interval))
+        self.diagnosis: Any = None
+        """The doctor's `Diagnosis` once the job failed and its logs were read."""
+        self._names: dict[int, str] = {}
+        self._poller: SizePoller | None = None
+
+    @property
+    def strip(self) -> RankStrip:
+        return self.screen.query_one(RankStrip)
+
+    def start(self) -> None:
+        self.screen.run_worker(self._loop(), group="job-ranks", exclusive=True, exit_on_error=False)
+
+    async def _loop(self) -> None:
+        while True:
+            await self.poll()
+            if self.watch.ended:
+                return
+            await asyncio.sleep(self.watch.poll_interval)
+
+    async def poll(self) -> None:
+        """One round: sizes, the verdict, the strip."""
+        poller = self._current_poller()
+        if poller is None:
+            return
+        sizes = await poller.poll()
+        now = time.monotonic()
+        self.watch.observe(sizes, now)
+        verdict = self.watch.verdict(now)
+        strip = self.strip
+        strip.set_class(len(self._names) > 1, "-shown")
+        strip.show(list(self.watch.ranks.values()), verdict)
+
+    def _current_poller(self) -> SizePoller | None:
+        names = {r.rank: r.name for r in rank_logs(self.screen.sources)}
+        if names != self._names or self._poller is None:
+            self._names = names
+            self._poller = self._make_poller(names) if names else None
+        return self._poller
+
+    def _make_poller(self, names: dict[int, str]) -> SizePoller:
+        sources = self.screen.sources
+        paths = {n: getattr(sources[n], "path", None) for n in names.values()}
+        if all(isinstance(p, Path) for p in paths.values()):
+            return SizePoller(names, lister=stat_lister(paths))
+        log_sizes = getattr(self.screen.backend, "log_sizes", None)
+        if log_sizes is not None:
+            handle = self.screen.handle
+
+            async def listed() -> dict[str, int]:
+                return await asyncio.to_thread(log_sizes, handle)
+
+            return SizePoller(names, lister=listed)
+        return SizePoller(names, sources, budget=HEAD_BUDGET)
+
+    def job_ended(self, status: Any) -> None:
+        """The job is over: the strip stops flagging; a failure is diagnosed."""
+        self.watch.ended = True
+        self.screen.run_worker(self.poll(), group="job-ranks-last", exit_on_error=False)
+        if status.state.value == "Failed":
+            self.screen.run_worker(self._diagnose(), group="job-doctor", exit_on_error=False)
+
+    async def _diagnose(self) -> None:
+        from tui.logs.doctor import diagnose
+
+        sources = dict(self.screen.sources)
+
+        async def tail(name: str) -> tuple[str, str]:
+            try:
+                _, data = await read_tail(sources[name], DOCTOR_TAIL)
+            except Exception:  # a log that cannot be read now is left out of the diagnosis
+                return name, ""
+            return name, data.decode("utf-8", "replace")
+
+        texts = dict(await asyncio.gather(*(tail(n) for n in sources)))
+        mtimes = {}
+        for name, source in sources.items():
+            path = getattr(source, "path", None)
+            if isinstance(path, Path) and path.exists():
+                mtimes[name] = path.stat().st_mtime
+        logs = {n: t for n, t in texts.items() if t}
+        self.diagnosis = await asyncio.to_thread(diagnose, logs, mtimes, failed=True)
+        self._show_diagnosis()
+
+    def _show_diagnosis(self) -> None:
+        d = self.diagnosis
+        who = f"rank {d.rank}" if d.rank is not None else "the job"
+        text = f"[b]Doctor:[/b] {escape(who)} failed first · [b]{escape(d.cause)}[/b]"
+        if d.evidence is not None:
+            where = f"{d.evidence.log}:{d.evidence.line}"
+            text += f"\n[$text-muted]{escape(where)}:[/] {escape(d.evidence.text.strip())}"
+        text += f"\n[$text-muted]Fix:[/] {escape(d.fix)}"
+        box = self.screen.query_one("#job-doctor", Static)
+        box.update(text)
+        box.add_class("-shown")

@@ -1,0 +1,189 @@
+"""Every rank at a glance while a job runs: whose log grows, whose went quiet, and whether all did.
+
+`RankWatch` is fed each rank's log size once per poll and says, per rank, how long since its log
+last grew. A rank silent for longer than about twice the job's normal line interval (the median
+gap between growths across ranks; 60 s until there is one) while others still advance is a
+**straggler / hang suspect**; every rank silent that long at once is a **possible collective
+hang**. No I/O here.
+
+`SizePoller` gets those sizes at a cost that does not grow with ranks × polls: one listing call
+per poll where the store gives sizes in a listing (local files: `stat`; Azure ML's artifact
+datastore: one List Blobs call per 5,000 logs), else a budgeted round-robin of `size()` calls
+(HEAD on a Run History SAS URL): at most `budget` requests per poll, the least recently asked
+first, so a 1,024-rank job costs the same per poll as a 32-rank one and every rank is seen
+every `ranks / budget` polls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+
+NO_INTERVAL_YET = 60.0
+"""Seconds of silence that make a suspect before the job's line interval is known."""
+MIN_GAPS = 3
+"""Growths a job needs before its line interval is trusted."""
+
+
+@dataclass
+class RankState:
+    """What the strip shows for one rank."""
+
+    rank: int
+    size: int | None = None
+    """Bytes in its log; None until the log exists."""
+    grew_at: float | None = None
+    """When its log last grew (the watch's clock)."""
+    silent_for: float | None = None
+    """Seconds since it last grew, as of the last `states()`."""
+    state: str = "waiting"
+    """waiting (no log yet), running, quiet (slower than usual), suspect, ended."""
+    progress: str | None = None
+    """The last progress value known for it (a step, a rate), set by whoever parses its log."""
+    gaps: list[float] = field(default_factory=list)
+    """Recent seconds between growths (the last 16)."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The job as a whole: its line interval, the suspects, and whether all went silent."""
+
+    interval: float | None
+    threshold: float
+    suspects: tuple[int, ...]
+    all_silent: bool
+
+    def summary(self) -> str:
+        if self.all_silent:
+            return f"every rank silent for {self.threshold:.0f} s+: possible collective hang"
+        if self.suspects:
+            shown = ", ".join(str(r) for r in self.suspects[:8])
+            more = f" (+{len(self.suspects) - 8})" if len(self.suspects) > 8 else ""
+            return f"straggler / hang suspect: rank {shown}{more}"
+        return ""
+
+
+class RankWatch:
+    """Per-rank log growth over time, and who stopped while the others went on."""
+
+    def __init__(self, ranks: int = 0, *, poll_interval: float = 1.0) -> None:
+        self.ranks: dict[int, RankState] = {r: RankState(r) for r in range(ranks)}
+        self.poll_interval = poll_interval
+        """Seconds between polls: nothing quieter than two polls can be told apart."""
+        self.ended = False
+        """The job has ended: nobody is a suspect any more."""
+
+    def observe(self, sizes: Mapping[int, int | None], now: float) -> None:
+        """Sizes read at `now` (ranks not in `sizes` were not asked this poll)."""
+        for rank, size in sizes.items():
+            state = self.ranks.setdefault(rank, RankState(rank))
+            if size is None:
+                continue
+            if state.size is None or size > state.size:
+                if state.grew_at is not None and state.size is not None:
+                    state.gaps = [*state.gaps[-15:], now - state.grew_at]
+                state.grew_at = now
+            state.size = size
+
+    def set_progress(self, rank: int, value: str | None) -> None:
+        """A rank's last progress value (step, rate) as a short text; None clears it."""
+        self.ranks.setdefault(rank, RankState(rank)).progress = value
+
+    def interval(self) -> float | None:
+        """The job's normal seconds between log growths: the median of the ranks' medians."""
+        medians = [statistics.median(s.gaps) for s in self.ranks.values() if s.gaps]
+        if sum(len(s.gaps) for s in self.ranks.values()) < MIN_GAPS or not medians:
+            return None
+        return statistics.median(medians)
+
+    def threshold(self) -> float:
+        """Seconds of silence that make a suspect: twice the interval, at least two polls."""
+        interval = self.interval()
+        if interval is None:
+            return NO_INTERVAL_YET
+        return max(2 * interval, 2 * self.poll_interval)
+
+    def verdict(self, now: float) -> Verdict:
+        """Update every rank's state as of `now`; the suspects and the job's verdict."""
+        threshold = self.threshold()
+        started = [s for s in self.ranks.values() if s.grew_at is not None]
+        for s in self.ranks.values():
+            s.silent_for = None if s.grew_at is None else max(0.0, now - s.grew_at)
+        silent = [s for s in started if s.silent_for is not None and s.silent_for > threshold]
+        all_silent = bool(started) and len(silent) == len(started) and not self.ended
+        suspects = [] if all_silent or self.ended else [s.rank for s in silent]
+        for s in self.ranks.values():
+            if s.grew_at is None:
+                s.state = "waiting"
+            elif self.ended:
+                s.state = "ended"
+            elif s.rank in suspects or all_silent:
+                s.state = "suspect"
+            elif s.silent_for is not None and s.silent_for > threshold / 2:
+                s.state = "quiet"
+            else:
+                s.state = "running"
+        return Verdict(self.interval(), threshold, tuple(sorted(suspects)), all_silent)
+
+
+SizeLister = Callable[[], Awaitable[Mapping[str, int]]]
+"""One call that returns every log's size (a folder's `stat`, a blob listing)."""
+
+
+class SizePoller:
+    """Each rank log's size per poll: one listing call, or `budget` size() calls round-robin."""
+
+    def __init__(
+        self,
+        names: Mapping[int, str],
+        sources: Mapping[str, object] | None = None,
+        *,
+        lister: SizeLister | None = None,
+        budget: int = 32,
+    ) -> None:
+        self.names = dict(names)
+        """rank → log name."""
+        self.sources = dict(sources or {})
+        self.lister = lister
+        self.budget = budget
+        self.requests = 0
+        """Calls made so far (listings or size() calls)."""
+        self._queue = list(self.names)
+
+    async def poll(self) -> dict[int, int | None]:
+        """Sizes for the ranks asked this poll (all of them with a lister)."""
+        if self.lister is not None:
+            self.requests += 1
+            listed = await self.lister()
+            return {rank: listed.get(name) for rank, name in self.names.items()}
+        asked, self._queue = self._queue[: self.budget], self._queue[self.budget :]
+        self._queue.extend(asked)
+        sizes = await asyncio.gather(*(self._size(r) for r in asked))
+        return dict(zip(asked, sizes, strict=True))
+
+    async def _size(self, rank: int) -> int | None:
+        source = self.sources.get(self.names[rank])
+        if source is None:
+            return None
+        self.requests += 1
+        try:
+            return await source.size()  # type: ignore[attr-defined]
+        except Exception:  # a failed HEAD is a size not known this poll, not a silent rank
+            return None
+
+
+def stat_lister(paths: Mapping[str, object]) -> SizeLister:
+    """A lister for local files: their sizes by `stat` (missing files are left out)."""
+
+    async def listed() -> dict[str, int]:
+        out = {}
+        for name, path in paths.items():
+            try:
+                out[name] = path.stat().st_size  # type: ignore[attr-defined]
+            except OSError:
+                continue
+        return out
+
+    return listed

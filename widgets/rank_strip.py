@@ -1,0 +1,155 @@
+"""`RankStrip`: every rank of a job as one cell, coloured by whether its log still grows.
+
+A 1,024-rank job fits in a dozen rows: one cell per rank, wrapped to the width. Under the cells,
+the selected rank (its log size, seconds since its log grew, its last progress value when known)
+and the job's verdict (the straggler / hang suspects, or "possible collective hang"). Arrow keys
+move the selection; Enter posts `RankChosen` so the screen can open that rank's log.
+
+What it shows is pushed in (`show()` with `tui.logs.rank_watch` states); per-rank progress
+(a step, a rate) can be set on its own with `set_progress()`. It reads no logs itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.markup import escape
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Static
+
+_CELL = {
+    "waiting": "[$text-muted]·[/]",
+    "running": "[$success]■[/]",
+    "quiet": "[$warning]■[/]",
+    "suspect": "[$error]▲[/]",
+    "ended": "[$text-muted]■[/]",
+}
+
+
+class RankStrip(Static, can_focus=True):
+    """One cell per rank; the selected rank's details and the job's verdict below."""
+
+    DEFAULT_CSS = """
+    RankStrip { height: auto; max-height: 16; padding: 0 1; background: $panel; }
+    RankStrip:focus { background-tint: $foreground 5%; }
+    """
+    BINDINGS: ClassVar = [
+        Binding("left", "move(-1)", "Previous rank", show=False),
+        Binding("right", "move(1)", "Next rank", show=False),
+        Binding("up", "move_row(-1)", show=False),
+        Binding("down", "move_row(1)", show=False),
+        Binding("enter", "choose", "Open rank's log"),
+    ]
+
+    cursor: reactive[int] = reactive(0, init=False)
+    """Index of the selected rank among those shown."""
+
+    class RankChosen(Message):
+        """Enter on a rank: the screen opens its log."""
+
+        def __init__(self, rank: int) -> None:
+            super().__init__()
+            self.rank = rank
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self.states: list[Any] = []
+        """The ranks' states as last shown (`RankState`s, in rank order)."""
+        self.verdict: Any = None
+        """The job's verdict as last shown (`Verdict`), or None."""
+        self.progress: dict[int, str] = {}
+
+    def show(self, states: Sequence[Any], verdict: Any) -> None:
+        """Redraw with new states (sorted by rank) and the job's verdict."""
+        self.states = sorted(states, key=lambda s: s.rank)
+        self.verdict = verdict
+        self.cursor = min(self.cursor, max(0, len(self.states) - 1))
+        self._draw()
+
+    def set_progress(self, rank: int, value: str | float | None) -> None:
+        """A rank's last progress value (a step, steps/s) to show beside its size; None clears."""
+        if value is None:
+            self.progress.pop(rank, None)
+        else:
+            self.progress[rank] = value if isinstance(value, str) else f"{value:.3g}"
+        self._draw()
+
+    @property
+    def suspects(self) -> tuple[int, ...]:
+        return self.verdict.suspects if self.verdict is not None else ()
+
+    def watch_cursor(self) -> None:
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def action_move(self, step: int) -> None:
+        if self.states:
+            self.cursor = (self.cursor + step) % len(self.states)
+
+    def action_move_row(self, step: int) -> None:
+        if self.states:
+            self.cursor = max(0, min(len(self.states) - 1, self.cursor + step * self._per_row()))
+
+    def action_choose(self) -> None:
+        if self.states:
+            self.post_message(self.RankChosen(self.states[self.cursor].rank))
+
+    def select(self, rank: int) -> None:
+        """Put the selection on `rank` (the screen's open log)."""
+        for i, s in enumerate(self.states):
+            if s.rank == rank:
+                self.cursor = i
+                return
+
+    def _per_row(self) -> int:
+        width = self.content_size.width if self.is_mounted else 0
+        return max(8, width or 80)
+
+    def _draw(self) -> None:
+        if not self.states:
+            self.update("[$text-muted]ranks: waiting for the job's logs…[/]")
+            return
+        per_row = self._per_row()
+        cells = []
+        for i, s in enumerate(self.states):
+            cell = _CELL.get(s.state, "?")
+            cells.append(f"[reverse]{cell}[/reverse]" if i == self.cursor else cell)
+        rows = ["".join(cells[i : i + per_row]) for i in range(0, len(cells), per_row)]
+        self.update("\n".join([*rows, self._detail(), self._summary()]).rstrip())
+
+    def _detail(self) -> str:
+        s = self.states[self.cursor]
+        parts = [f"[b]rank {s.rank}[/b]", s.state]
+        if s.size is not None:
+            parts.append(_size(s.size))
+        if s.silent_for is not None:
+            parts.append(f"grew {s.silent_for:.0f} s ago")
+        value = self.progress.get(s.rank) or s.progress
+        if value:
+            parts.append(escape(str(value)))
+        return " · ".join(parts) + "  [$text-muted](enter: open its log)[/]"
+
+    def _summary(self) -> str:
+        counts: dict[str, int] = {}
+        for s in self.states:
+            counts[s.state] = counts.get(s.state, 0) + 1
+        text = f"{len(self.states)} ranks: " + ", ".join(f"{n} {k}" for k, n in counts.items())
+        v = self.verdict
+        if v is not None and v.interval is not None:
+            text += f" · a line every {v.interval:.1f} s"
+        if v is not None and v.summary():
+            text += f" · [$error]{escape(v.summary())}[/]"
+        return text
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB"):
+        if n < 1024:
+            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GB"
