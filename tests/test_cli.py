@@ -126,10 +126,10 @@ def test_export_refuses_to_overwrite_without_force(tmp_path):
 
 def test_export_sdk_and_json(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the DeepSpeed preset's code folder is "."
-    assert (
-        main(["export", "--preset", "deepspeed", "--format", "sdk", "-o", str(tmp_path / "job.py")])
-        == 0
-    )
+    # The preset's own config left out: dtrain-tui builds one, the export writes it.
+    generated = ["--set", "code=.", "--set", "deepspeed_config="]
+    argv = ["export", "--preset", "deepspeed", *generated, "--format", "sdk"]
+    assert main([*argv, "-o", str(tmp_path / "job.py")]) == 0
     code = (tmp_path / "job.py").read_text()
     assert "PyTorchDistribution(process_count_per_instance=8)" in code
     compile(code, "job.py", "exec")

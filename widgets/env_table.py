@@ -37,6 +37,10 @@ def origin_colors(theme) -> dict[Origin, Style]:
         Origin.OPENMPI: theme_style(theme.warning or theme.primary),
         Origin.COMMAND: theme_style(theme.secondary or theme.primary),
         Origin.USER: theme_style(theme.success or theme.primary),
+        # Set inside the process by the framework itself (on import or at setup).
+        Origin.LIGHTNING: theme_style(theme.accent or theme.secondary, italic=True),
+        Origin.DEEPSPEED: theme_style(theme.accent or theme.secondary, italic=True),
+        Origin.TENSORFLOW: theme_style(theme.accent or theme.secondary, italic=True),
     }
 
 

@@ -61,6 +61,11 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=60, help="seconds to wait for all ranks")
     args, _ = parser.parse_known_args()
     dump_env()
+    print(
+        "MPI env check, not Horovod: it trains nothing; it shows what mpirun gives this rank "
+        "and meets the others at AZ_BATCH_MASTER_NODE",
+        flush=True,
+    )
     try:
         rank = int(os.environ["OMPI_COMM_WORLD_RANK"])
         world = int(os.environ["OMPI_COMM_WORLD_SIZE"])

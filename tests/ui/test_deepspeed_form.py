@@ -11,6 +11,14 @@ from tests.ui.conftest import make_app
 from tui.core.presets import get_preset
 
 
+def generated_config():
+    """The DeepSpeed preset with the config built from the plan (the shipped one runs its
+    example's own ds_config.json), in a folder of the user's."""
+    return get_preset("deepspeed").spec.with_changes(
+        deepspeed_config=None, zero_stage=2, code=".", script="train.py"
+    )
+
+
 def _text(static: Static) -> str:
     """What a Static shows, as plain text (its content may be a group of rich renderables)."""
     console = Console(width=200, record=True, file=io.StringIO())
@@ -19,7 +27,7 @@ def _text(static: Static) -> str:
 
 
 async def test_typed_batch_numbers_reach_the_config_and_review_shows_the_arithmetic():
-    app = make_app(spec=get_preset("deepspeed").spec, review=True)
+    app = make_app(spec=generated_config(), review=True)
     async with app.run_test(size=(120, 50)) as pilot:
         await pilot.pause()
         app.goto_step(3)

@@ -7,11 +7,20 @@ from tui.core.presets import get_preset
 
 from .conftest import make_app
 
+
+def generated_config():
+    """The DeepSpeed preset with the config built from the plan (the shipped one runs its
+    example's own ds_config.json), in a folder of the user's."""
+    return get_preset("deepspeed").spec.with_changes(
+        deepspeed_config=None, zero_stage=2, code=".", script="train.py"
+    )
+
+
 SIZE = (110, 40)
 
 
 def test_review_deepspeed_tab(snap_compare):
-    app = make_app(spec=get_preset("deepspeed").spec, review=True)
+    app = make_app(spec=generated_config(), review=True)
 
     async def run_before(pilot) -> None:
         await pilot.pause()

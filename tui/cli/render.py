@@ -19,6 +19,9 @@ ORIGIN_STYLE = {
     Origin.OPENMPI: "yellow",
     Origin.COMMAND: "blue",
     Origin.USER: "green",
+    Origin.LIGHTNING: "bright_magenta",
+    Origin.DEEPSPEED: "bright_magenta",
+    Origin.TENSORFLOW: "bright_magenta",
 }
 
 

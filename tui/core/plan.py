@@ -122,6 +122,46 @@ def _torchrun_worker_env(
     )
 
 
+def _set_by_framework(
+    env: _Env, spec: JobSpec, target: Target, vcpus: int | None, launcher: str | None
+) -> None:
+    """What the framework sets inside each training process, as a real run shows it (Lightning
+    2.6, DeepSpeed 0.19, TensorFlow 2.21, accelerate 1.15; checked by the rehearsal tests)."""
+    if launcher == "accelerate":  # `accelerate launch` passes these to every worker it starts
+        env.set(
+            Origin.ACCELERATE,
+            ACCELERATE_MIXED_PRECISION="no",
+            ACCELERATE_DYNAMO_BACKEND="NO",
+            ACCELERATE_DYNAMO_MODE="default",
+            ACCELERATE_DYNAMO_USE_FULLGRAPH="False",
+            ACCELERATE_DYNAMO_USE_DYNAMIC="False",
+            ACCELERATE_DYNAMO_USE_REGIONAL_COMPILATION="False",
+            PYTORCH_NVML_BASED_CUDA_CHECK="1",
+        )
+    if spec.framework == "lightning" and launcher is None:
+        # On import; then, at fit(), OMP_NUM_THREADS = the node's cores ÷ its processes (unless
+        # set), so the ranks of one node do not oversubscribe its CPUs.
+        env.set(Origin.LIGHTNING, PYTORCH_NVML_BASED_CUDA_CHECK="1")
+        if "OMP_NUM_THREADS" not in env.vars:
+            cpus = target.cpus if target.kind == "local" else vcpus
+            g = spec.gpus_per_node
+            env.set(
+                Origin.LIGHTNING,
+                OMP_NUM_THREADS=max(1, cpus // g) if cpus else f"<vCPUs ÷ {g}>",
+            )
+    elif spec.framework == "deepspeed":
+        env.set(Origin.DEEPSPEED, PYTORCH_NVML_BASED_CUDA_CHECK="1")  # on import
+    elif spec.framework == "tensorflow":
+        env.set(  # on import
+            Origin.TENSORFLOW,
+            ENABLE_RUNTIME_UPTIME_TELEMETRY="1",
+            HDF5_PLUGIN_PATH="disable",
+            TF2_BEHAVIOR="1",
+            TPU_ML_PLATFORM="Tensorflow",
+            TPU_ML_PLATFORM_VERSION="<TensorFlow's version>",
+        )
+
+
 # ---------------------------------------------------------------------------------------------
 # The plan
 
@@ -183,6 +223,7 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
         if spawns:
             origin = Origin.ACCELERATE if launcher == "accelerate" else Origin.TORCHRUN
             _torchrun_worker_env(env, origin, n, workers, node, local_rank, addr, port)
+        _set_by_framework(env, spec, target, sku.vcpus if sku else None, launcher)
         return RankPlan(rank, node, local_rank, env.done(), f"user_logs/std_log_process_{rank}.txt")
 
     warnings = plan_warnings(spec, sku, target, n)
@@ -238,6 +279,15 @@ def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
     for node, (role, index) in enumerate(roles):
         env = _Env(user.vars).set(Origin.AZUREML, TF_CONFIG=tf_config(cluster, role, index))
         nodes.append(NodePlan(node, role, env.done(), command, 1, 1))
+        _set_by_framework(env, spec, target, None, None)
+        if p and (role, index) == ("worker", 0):
+            # ParameterServerStrategy sets these in the coordinator's process; Azure ML's
+            # TF_CONFIG has no chief, so the example (and the guide) make worker 0 coordinate.
+            env.set(
+                Origin.TENSORFLOW,
+                TF_ENABLE_EAGER_CLIENT_STREAMING_ENQUEUE="False",
+                TF_PS_DISABLE_ASYNC_EXECUTOR_GLOBALLY="True",
+            )
         ranks.append(
             RankPlan(
                 node,

@@ -6,6 +6,7 @@ neither imports the other back.
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +29,15 @@ class Origin(str, Enum):
     OPENMPI = "Open MPI"
     COMMAND = "job command"
     USER = "you"
+    LIGHTNING = "Lightning"
+    DEEPSPEED = "DeepSpeed"
+    TENSORFLOW = "TensorFlow"
+
+    @property
+    def in_process(self) -> bool:
+        """Set by the framework inside the training process (on import or at setup), not by
+        whoever starts it: a launcher passes these on to nobody."""
+        return self in (Origin.LIGHTNING, Origin.DEEPSPEED, Origin.TENSORFLOW)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +58,8 @@ class Target:
     master_port: int
     ports: tuple[int, ...] = ()
     """Free loopback ports for TensorFlow tasks (local only)."""
+    cpus: int | None = None
+    """CPU cores this process may use (local only): Lightning sizes OMP_NUM_THREADS by them."""
 
     @property
     def master_addr(self) -> str:
@@ -79,7 +91,8 @@ class Target:
         finally:
             for s in socks:
                 s.close()
-        return Target("local", numbers[0], tuple(numbers[1:]))
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        return Target("local", numbers[0], tuple(numbers[1:]), cpus)
 
     @staticmethod
     def for_spec(kind: str, spec: JobSpec) -> Target:

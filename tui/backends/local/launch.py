@@ -18,6 +18,7 @@ worker line with its rank (see `streams`).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 from dataclasses import asdict, dataclass, field
@@ -131,7 +132,7 @@ def build_launches(
         ranks = [r for r in plan.ranks if r.node == node.node]
         if node.workers == node.processes:
             for r in ranks:
-                env = base | r.env_dict() | extra
+                env = base | _env(r.env) | extra
                 if r.rank in by_rank:
                     gpu = by_node[node.node] if plan.spec.framework == "tensorflow" else None
                     env["CUDA_VISIBLE_DEVICES"] = gpu or by_rank[r.rank]
@@ -156,10 +157,13 @@ def build_launches(
         env = base | _env(node.env) | _split_env(job_dir) | extra
         if node.node in by_node:
             env["CUDA_VISIBLE_DEVICES"] = by_node[node.node]
+        command = node.command
+        if plan.launcher == "accelerate":
+            command = _accelerate_tee(command, out.notes)
         out.launches.append(
             Launch(
                 f"node {node.node}: {plan.launcher}",
-                [sh, "-c", node.command],
+                [sh, "-c", command],
                 env,
                 stream,
                 "node",
@@ -171,6 +175,27 @@ def build_launches(
     return out
 
 
+_ACCELERATE = re.compile(r"(^|[\s;&|])(accelerate\s+launch)(?=\s)")
+
+
+def _accelerate_tee(command: str, notes: list[str]) -> str:
+    """`accelerate launch` with `--tee 3`, so each worker's lines reach its own rank log.
+
+    torchrun reads PET_TEE from the environment, but accelerate passes its own `--tee` (default
+    0) to torchrun, which wins; the flag is the only way. Nothing else changes, and a command
+    that already tees is left alone.
+    """
+    if re.search(r"\s(-t|--tee)[\s=]", command) or not _ACCELERATE.search(command):
+        return command
+    note = (
+        "note: `accelerate launch` runs here with `--tee 3` added, so each worker's lines go "
+        "to its own rank log; the command is otherwise the plan's"
+    )
+    if note not in notes:
+        notes.append(note)
+    return _ACCELERATE.sub(r"\1\2 --tee 3", command, count=1)
+
+
 def _label(plan: LaunchPlan, r: RankPlan) -> str:
     if plan.spec.framework == "tensorflow":
         return f"task {r.role}:{r.task_index}"
@@ -178,7 +203,8 @@ def _label(plan: LaunchPlan, r: RankPlan) -> str:
 
 
 def _env(env: tuple) -> dict[str, str]:
-    return {v.name: v.value for v in env}
+    """What a process is started with: the plan's env less what the framework sets itself."""
+    return {v.name: v.value for v in env if not v.origin.in_process}
 
 
 def _split_env(job_dir: Path) -> dict[str, str]:

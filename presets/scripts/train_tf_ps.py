@@ -1,0 +1,129 @@
+"""A tiny TensorFlow parameter-server job: `ParameterServerStrategy`, a coordinator, workers, ps.
+
+Azure ML's tensorflow distribution with parameter servers sets TF_CONFIG on every node with a
+"worker" and a "ps" list and this node's task. TensorFlow 2's ParameterServerStrategy also needs a
+coordinator ("chief") that holds the training loop, and Azure ML's TF_CONFIG has none; so, as the
+Azure ML guide asks, the script creates it: worker 0 becomes the coordinator, the other workers
+run the steps it schedules, and the ps tasks hold the variables. Workers and ps serve until the
+coordinator has finished and gone, then exit, so the job completes.
+
+The coordinator prints `epoch E loss L`. Each task prints the environment it has as one JSON
+line (`DTRAIN_ENV {...}`) once TensorFlow is set up, so a rehearsal can compare it with the plan.
+"""
+
+import argparse
+import json
+import os
+import re
+import socket
+import sys
+import time
+
+import tensorflow as tf
+
+_SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|SAS", re.IGNORECASE)
+
+
+def dump_env() -> None:
+    env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
+    print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+
+
+def with_coordinator(config: dict) -> tuple[dict, str, int]:
+    """Azure ML's cluster with worker 0 as the coordinator ("chief"); this task's new name."""
+    workers = config["cluster"]["worker"]
+    cluster = {"chief": workers[:1], "worker": workers[1:], "ps": config["cluster"]["ps"]}
+    kind, index = config["task"]["type"], config["task"]["index"]
+    if kind == "worker":
+        kind, index = ("chief", 0) if index == 0 else ("worker", index - 1)
+    return cluster, kind, index
+
+
+def reachable(address: str) -> bool:
+    host, _, port = address.rpartition(":")
+    try:
+        with socket.create_connection((host, int(port)), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def serve_until_coordinator_leaves(cluster: dict, kind: str, index: int, timeout: float) -> int:
+    """A worker or ps: run a TensorFlow server; exit once the coordinator came and went."""
+    tf.distribute.Server(
+        tf.train.ClusterSpec(cluster), job_name=kind, task_index=index, protocol="grpc"
+    )
+    dump_env()
+    print(f"{kind} {index} serving", flush=True)
+    chief = cluster["chief"][0]
+    deadline = time.monotonic() + timeout
+    while not reachable(chief):
+        if time.monotonic() > deadline:
+            print(f"the coordinator at {chief} never came up", flush=True)
+            return 1
+        time.sleep(0.5)
+    while reachable(chief):
+        time.sleep(0.5)
+    print(f"{kind} {index}: the coordinator has finished", flush=True)
+    return 0
+
+
+def coordinate(cluster: dict, epochs: int, steps: int, batch_size: int) -> int:
+    """The coordinator: create the variables on the ps tasks, schedule steps on the workers."""
+    resolver = tf.distribute.cluster_resolver.SimpleClusterResolver(
+        tf.train.ClusterSpec(cluster), task_type="chief", task_id=0, rpc_layer="grpc"
+    )
+    strategy = tf.distribute.ParameterServerStrategy(resolver)
+    coordinator = tf.distribute.coordinator.ClusterCoordinator(strategy)
+    dump_env()
+    print(f"coordinator: {len(cluster['worker'])} workers, {len(cluster['ps'])} ps", flush=True)
+
+    with strategy.scope():
+        w1 = tf.Variable(tf.random.stateless_normal((16, 32), seed=(1, 0)) * 0.25)
+        w2 = tf.Variable(tf.random.stateless_normal((32, 1), seed=(2, 0)) * 0.25)
+        optimizer = tf.keras.optimizers.SGD(0.05)
+    variables = [w1, w2]
+
+    def dataset_fn():
+        x = tf.random.stateless_normal((512, 16), seed=(0, 0))
+        y = x @ tf.reshape(tf.linspace(-1.0, 1.0, 16), (16, 1))
+        return tf.data.Dataset.from_tensor_slices((x, y)).repeat().batch(batch_size)
+
+    batches = iter(coordinator.create_per_worker_dataset(dataset_fn))
+
+    @tf.function
+    def train_step(iterator):
+        def step(x, y):
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_mean(tf.square(tf.nn.relu(x @ w1) @ w2 - y))
+            optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables, strict=True))
+            return loss
+
+        return strategy.run(step, args=next(iterator))
+
+    for epoch in range(epochs):
+        results = [coordinator.schedule(train_step, args=(batches,)) for _ in range(steps)]
+        coordinator.join()
+        losses = [float(r.fetch()) for r in results]
+        print(f"epoch {epoch} loss {sum(losses) / len(losses):.4f}", flush=True)
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--steps", type=int, default=4, help="steps per epoch")
+    parser.add_argument("--batch-size", type=int, default=16)
+    parser.add_argument("--timeout", type=float, default=120, help="seconds to wait for tasks")
+    args, _ = parser.parse_known_args()
+    cluster, kind, index = with_coordinator(json.loads(os.environ["TF_CONFIG"]))
+    if kind == "chief":
+        return coordinate(cluster, args.epochs, args.steps, args.batch_size)
+    return serve_until_coordinator_leaves(cluster, kind, index, args.timeout)
+
+
+if __name__ == "__main__":
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)  # TensorFlow's server threads would keep the process alive
