@@ -55,6 +55,7 @@ _STATE_COLOR = {
     JobState.COMPLETED: "$success",
     JobState.FAILED: "$error",
     JobState.CANCELED: "$warning",
+    JobState.UNKNOWN: "$text-muted",
 }
 
 

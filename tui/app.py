@@ -181,9 +181,14 @@ class DtrainApp(OrderedKeys):
         if not out.parent.is_dir():
             self.notify(f"{out.parent}: no such folder", severity="error")
             return None
+        from tui.core.files import PRIVATE, PUBLIC, holds_secrets, write_atomic
+
         render = {"yaml": to_yaml, "sdk": to_python, "json": to_json}[fmt]
-        try:
-            out.write_text(render(self.current_plan("azureml"), out.parent), encoding="utf-8")
+        p = self.current_plan("azureml")
+        try:  # a full disk or a refused write leaves the old file as it was
+            write_atomic(
+                out, render(p, out.parent), PRIVATE if holds_secrets(p.env_vars) else PUBLIC
+            )
         except OSError as err:
             self.notify(f"{out}: {err.strerror}", severity="error")
             return None
@@ -196,10 +201,10 @@ class DtrainApp(OrderedKeys):
 
         p = self.current_plan("local")
         local_note = (
-            f"Runs {len(p.nodes)} simulated node{'s' if len(p.nodes) != 1 else ''} × "
-            f"{p.workers_per_node} process{'es' if p.workers_per_node != 1 else ''} on this "
-            "machine with the real launchers, loopback addresses and free ports. Logs are "
-            "named as on Azure ML."
+            f"Starts {p.world_size} process{'es' if p.world_size != 1 else ''} on this machine: "
+            f"{len(p.nodes)} simulated node{'s' if len(p.nodes) != 1 else ''} × "
+            f"{p.workers_per_node}, with the real launchers, loopback addresses and free ports. "
+            "Logs are named as on Azure ML."
         )
         azure_ready = "azureml" in self.backends
         azure_note = (

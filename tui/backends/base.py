@@ -44,11 +44,13 @@ class JobState(str, Enum):
     COMPLETED = "Completed"
     FAILED = "Failed"
     CANCELED = "Canceled"
+    UNKNOWN = "Unknown"
+    """A local job whose record is damaged: nothing can tell its state, nothing will change it."""
 
     @property
     def is_terminal(self) -> bool:
         """Whether the job has ended and will not change state again."""
-        return self in (JobState.COMPLETED, JobState.FAILED, JobState.CANCELED)
+        return self in (JobState.COMPLETED, JobState.FAILED, JobState.CANCELED, JobState.UNKNOWN)
 
 
 @dataclass(frozen=True)

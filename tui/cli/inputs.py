@@ -173,11 +173,10 @@ def load_spec(args: argparse.Namespace) -> JobSpec:
 
 
 def read_mapping(path: Path) -> object:
-    import yaml
+    """A spec file (YAML or JSON, which is YAML too), read as `tui.core.reading` reads input."""
+    from tui.core.reading import InputProblem, read_yaml
 
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))  # JSON is YAML too
-    except OSError as err:
-        raise CliError(f"{path}: cannot read it ({err.strerror})") from None
-    except yaml.YAMLError:
-        raise CliError(f"{path}: not valid YAML or JSON") from None
+        return read_yaml(path)
+    except InputProblem as err:
+        raise CliError(str(err)) from None

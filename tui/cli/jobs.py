@@ -25,8 +25,12 @@ def cmd_submit(args: argparse.Namespace) -> int:
 
         return _on_azure(submit, args, plan(load_spec(args), AZUREML), _write_log)
     spec = load_spec(args)
-    p = plan(spec, Target.for_spec("local", spec))
-    _preflight(p)
+    try:
+        p = plan(spec, Target.for_spec("local", spec))
+    except ValueError as err:  # the local target could not reserve its ports
+        raise CliError(str(err)) from None
+    _preflight(p, getattr(args, "force", False))
+    print(f"dtrain-tui: {_processes(p)}", file=sys.stderr, flush=True)
     try:
         # Without --wait the job outlives this command, as a cloud job would.
         backend = LocalBackend(detach=not args.wait)
@@ -43,14 +47,27 @@ def cmd_submit(args: argparse.Namespace) -> int:
     return _follow(backend, job, Path(job.location, p.ranks[0].log_file))
 
 
-def _preflight(p) -> None:
+def _processes(p) -> str:
+    """How many processes a local run starts, said before they start."""
+    import os
+
+    n, per = len(p.nodes), p.workers_per_node
+    cores = os.cpu_count() or 1
+    return (
+        f"starting {p.world_size} process{'es' if p.world_size != 1 else ''} here: "
+        f"{n} simulated node{'s' if n != 1 else ''} × {per} "
+        f"(this machine has {cores} CPU core{'s' if cores != 1 else ''})"
+    )
+
+
+def _preflight(p, force: bool = False) -> None:
     """Stop (exit 2) before any process starts when the run cannot work here; say the fix."""
     from tui.core.preflight import check_local
 
-    findings = check_local(p)
+    findings = check_local(p, force=force)
     blocking = [f for f in findings if f.blocking]
     for f in findings:
-        if not f.blocking:
+        if not f.blocking and not blocking:  # when it cannot run, only what stops it
             print(f"warning: {f.line()}", file=sys.stderr)
     for f in blocking[1:]:
         print(f"dtrain-tui: also: {f.line()}", file=sys.stderr)
@@ -63,9 +80,10 @@ def _follow(backend, job, log: Path) -> int:
     import time
 
     from tui.backends.base import JobState
+    from tui.cli.terminal import LogWriter, is_terminal
 
     offset = 0
-    out = sys.stdout.buffer
+    out = LogWriter(sys.stdout.buffer, is_terminal(sys.stdout))
     try:
         while True:
             status = backend.status(job)  # before reading: once it is final, so is the log
@@ -77,7 +95,6 @@ def _follow(backend, job, log: Path) -> int:
                 data = b""
             if data:
                 out.write(data)
-                out.flush()
                 offset += len(data)
             if status.is_terminal:
                 break
@@ -104,6 +121,8 @@ def cmd_jobs(args: argparse.Namespace) -> int:
 
     backend = LocalBackend(detach=True)
     jobs = backend.jobs()
+    for problem in backend.damaged.values():  # once each; the job's row says Unknown
+        print(f"warning: {problem}", file=sys.stderr)
     if not jobs:
         print(f"no local jobs in {backend.root}; `dtrain-tui submit --preset NAME` starts one")
         return 0
@@ -235,6 +254,10 @@ def _write_log(backend, job, source, follow: bool) -> int:
     async def job_ended() -> bool:
         return (await asyncio.to_thread(backend.status, job)).is_terminal
 
+    from tui.cli.terminal import is_terminal, visible
+
+    terminal = is_terminal(sys.stdout)  # `logs --no-ui` on a terminal: escapes shown escaped
+
     async def copy() -> str | None:
         follower = LogFollower(source, done=job_ended if follow else (lambda: True))
         out = getattr(sys.stdout, "buffer", None)
@@ -246,6 +269,8 @@ def _write_log(backend, job, source, follow: bool) -> int:
                 )
             if update.lines:
                 text = "\n".join(update.lines) + "\n"
+                if terminal:
+                    text = visible(text, keep_cr=True)
                 if out is not None:
                     out.write(text.encode("utf-8", "replace"))
                     out.flush()

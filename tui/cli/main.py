@@ -79,6 +79,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="follow rank 0's log until the job ends; exit 0 if it completed, 1 if not",
     )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="--target local: start it even above the rehearsal limit (4 processes per core, "
+        "at least 16)",
+    )
     cluster = p.add_argument_group("a missing cluster (--target azure)")
     cluster.add_argument(
         "--create-compute",
@@ -141,7 +147,10 @@ def _plan(args: argparse.Namespace):
     from tui.core.plan import Target, plan
 
     spec = load_spec(args)
-    return plan(spec, Target.for_spec(args.target, spec))
+    try:
+        return plan(spec, Target.for_spec(args.target, spec))
+    except ValueError as err:  # the local target could not reserve its ports
+        raise CliError(str(err)) from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,22 +201,37 @@ def _print_deepspeed(p) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from tui.core.export import to_json, to_yaml
+    from tui.core.export import to_yaml, write_json
+    from tui.core.files import PRIVATE, PUBLIC, atomic_file, holds_secrets, why
     from tui.core.sdk import to_python
 
     p = _plan(args)
-    render = {"yaml": to_yaml, "sdk": to_python, "json": to_json}[args.format]
     if args.output == "-":
-        sys.stdout.write(render(p))
+        if args.format == "json":
+            write_json(p, sys.stdout)
+        else:
+            sys.stdout.write({"yaml": to_yaml, "sdk": to_python}[args.format](p))
         return 0
     out = Path(args.output)
+    if out.is_dir():
+        raise CliError(f"{out}: is a folder; name the file to write, e.g. {out / 'job.yml'}")
     if out.exists() and not args.force:
         raise CliError(f"{out} exists; add --force to replace it")
     if not out.parent.is_dir():
         raise CliError(f"{out.parent}: no such folder; create it or choose another path")
     # The config first: a user's different ds_config.json stops the export before job.yml.
     ds_path = _write_deepspeed_config(p, args.force) if p.deepspeed_config is not None else None
-    out.write_text(render(p, out.parent), encoding="utf-8")
+    mode = PRIVATE if holds_secrets(p.env_vars) else PUBLIC  # env values are written as they are
+    try:  # a temporary file renamed over the old one: a full disk leaves the old file whole
+        with atomic_file(out, mode) as f:
+            if args.format == "json":
+                write_json(p, f, out.parent)
+            else:
+                f.write({"yaml": to_yaml, "sdk": to_python}[args.format](p, out.parent))
+    except OSError as err:
+        raise CliError(
+            f"{out}: cannot write it ({why(err)}); the old file, if any, is unchanged"
+        ) from None
     print(f"wrote {out} ({args.format}: {p.instance_count} nodes, WORLD_SIZE {p.world_size})")
     if ds_path is not None:
         print(f"wrote {ds_path} (the DeepSpeed config the command reads)")

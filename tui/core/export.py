@@ -8,12 +8,13 @@ nothing the user did not touch.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import yaml
 
@@ -114,6 +115,16 @@ def to_yaml(p: LaunchPlan, out_dir: Path | None = None) -> str:
 
 def to_json(p: LaunchPlan, out_dir: Path | None = None) -> str:
     """The whole plan: the job, every node, every rank and who sets each env var."""
+    out = io.StringIO()
+    write_json(p, out, out_dir)
+    return out.getvalue()
+
+
+_RANKS_AT = '"ranks": "@ranks@"'
+
+
+def write_json(p: LaunchPlan, out: TextIO, out_dir: Path | None = None) -> None:
+    """`to_json` written to `out` a rank at a time: memory stays flat for any world size."""
 
     def env(vars_: tuple) -> list[dict[str, str]]:
         return [
@@ -144,22 +155,25 @@ def to_json(p: LaunchPlan, out_dir: Path | None = None) -> str:
             }
             for n in p.nodes
         ],
-        "ranks": [
-            {
-                "rank": r.rank,
-                "node": r.node,
-                "local_rank": r.local_rank,
-                "role": r.role,
-                "task_index": r.task_index,
-                "log_file": r.log_file,
-                "env": env(r.env),
-            }
-            for r in p.ranks
-        ],
+        "ranks": "@ranks@",
         "warnings": list(p.warnings),
         "explanations": list(p.explanations),
     }
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    head, tail = json.dumps(data, indent=2, ensure_ascii=False).split(_RANKS_AT)
+    out.write(head + '"ranks": [')
+    for i, r in enumerate(p.ranks):
+        rank = {
+            "rank": r.rank,
+            "node": r.node,
+            "local_rank": r.local_rank,
+            "role": r.role,
+            "task_index": r.task_index,
+            "log_file": r.log_file,
+            "env": env(r.env),
+        }
+        text = json.dumps(rank, indent=2, ensure_ascii=False).replace("\n", "\n    ")
+        out.write(("," if i else "") + "\n    " + text)
+    out.write(("\n  ]" if len(p.ranks) else "]") + tail + "\n")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -340,13 +354,11 @@ def _int(value: Any, key: str) -> int:
 
 def load_job_file(path: Path | str, framework: str | None = None) -> JobSpec:
     """A JobSpec from a job YAML file; problems raise ImportProblem naming the file."""
+    from tui.core.reading import InputProblem, read_yaml
+
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ImportProblem(f"{path}: cannot read it ({err.strerror})") from None
-    except yaml.YAMLError as err:
-        mark = getattr(err, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark else ""
-        raise ImportProblem(f"{path}: not valid YAML{where}") from None
+        data = read_yaml(path)  # size-capped, any common encoding, alias bombs refused
+    except InputProblem as err:
+        raise ImportProblem(str(err)) from None
     return spec_from_job(data, path.parent, framework)

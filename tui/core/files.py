@@ -1,36 +1,90 @@
 """Writing files so that a crash, a full disk or a refused write never leaves half a file.
 
-`write_atomic` writes a temporary file beside the target, fsyncs it and renames it over the
-target: readers see the old file or the new one, never a mix, and on any error the old file is
-untouched.
+`write_atomic` (and `atomic_file`, for writing in pieces) writes a temporary file beside the
+target, fsyncs it and renames it over the target: readers see the old file or the new one, never
+a mix, and on any error the old file is untouched. A target that exists and is not a regular
+file (`/dev/stdout`, a FIFO, `/dev/full`) is written in place: it cannot be replaced, and
+renaming over a device node would replace the device.
+
+Files that may hold secrets are created 0600 and their folders 0700 (`private_dir`).
+
+Stdlib only: the local job supervisor imports this.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import IO
+
+PRIVATE = 0o600
+PUBLIC = 0o644
 
 
-def write_atomic(path: Path, text: str | bytes, mode: int = 0o644) -> None:
+def write_atomic(path: Path | str, text: str | bytes, mode: int = PUBLIC) -> None:
     """Replace `path` with `text` atomically; `mode` 0o600 for files that may hold secrets.
 
     Raises OSError (ENOSPC, EACCES, EISDIR…) with the old file, if any, left as it was.
     """
-    path = Path(path)
     data = text.encode("utf-8") if isinstance(text, str) else text
-    if path.is_dir():
+    with atomic_file(path, mode, binary=True) as f:
+        f.write(data)
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path | str, mode: int = PUBLIC, binary: bool = False) -> Iterator[IO]:
+    """A file to write `path`'s new content into; it replaces `path` only if the block ends
+    without an error (then fsynced and renamed). UTF-8 text unless `binary`."""
+    path = Path(path)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        st = None
+    if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(21, "Is a directory", str(path))
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        with open(path, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+            yield f
+        return
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
+            yield f
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def private_dir(path: Path | str) -> Path:
+    """`path` created (with parents) readable by its owner only; an existing one is tightened."""
+    path = Path(path)
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        if stat.S_IMODE(path.stat().st_mode) & 0o077:
+            path.chmod(stat.S_IMODE(path.stat().st_mode) & 0o700)
+    return path
+
+
+def why(err: OSError) -> str:
+    """An OSError as a few words: `No space left on device`, `Permission denied`…"""
+    return err.strerror or str(err)
+
+
+_SECRET_NAME = re.compile(
+    r"SECRET|TOKEN|PASSW(OR)?D|PASS$|KEY|CREDENTIAL|SAS|CONN(ECTION)?_?STR|AUTH|PRIVATE", re.I
+)
+
+
+def holds_secrets(env: dict[str, str]) -> bool:
+    """Whether any variable name looks like it carries a secret (WANDB_API_KEY, HF_TOKEN…)."""
+    return any(_SECRET_NAME.search(name) for name in env)

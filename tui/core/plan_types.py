@@ -88,6 +88,11 @@ class Target:
                 s.bind(("127.0.0.1", 0))
                 socks.append(s)
             numbers = [s.getsockname()[1] for s in socks]
+        except OSError as err:  # EMFILE for thousands of TensorFlow tasks
+            raise ValueError(
+                f"this machine could not give {ports + 1} free loopback ports "
+                f"({err.strerror}); rehearse fewer nodes here"
+            ) from None
         finally:
             for s in socks:
                 s.close()
@@ -99,7 +104,9 @@ class Target:
         """The target `kind` ("azureml" or "local") with enough ports for `spec`."""
         if kind == "azureml":
             return AZUREML
-        return Target.local(spec.nodes + spec.parameter_servers)
+        # Only TensorFlow tasks need a port each; other frameworks meet at the master's.
+        tasks = spec.nodes + spec.parameter_servers if spec.framework == "tensorflow" else 0
+        return Target.local(tasks)
 
 
 AZUREML = Target("azureml", AZUREML_MASTER_PORT)
@@ -157,20 +164,24 @@ class RankPlan:
 
 
 class Ranks(Sequence[RankPlan]):
-    """Every rank of a plan, built on first access and kept.
+    """Every rank of a plan, built on first access; the last `KEEP` built are kept.
 
     A 1,024-rank plan is made on every keystroke in the wizard, which shows a screenful of
-    ranks; building each rank's env only when something reads it keeps that cheap.
+    ranks; building each rank's env only when something reads it keeps that cheap. Keeping only
+    the most recent ones bounds memory by what is shown, not by the world size: printing every
+    rank of a 4,000-node job streams them instead of holding them all.
     """
 
-    __slots__ = ("_built", "_make")
+    __slots__ = ("_built", "_count", "_make")
+    KEEP = 4096
 
     def __init__(self, count: int, make: Callable[[int], RankPlan]) -> None:
-        self._built: list[RankPlan | None] = [None] * count
+        self._count = count
+        self._built: dict[int, RankPlan] = {}
         self._make = make
 
     def __len__(self) -> int:
-        return len(self._built)
+        return self._count
 
     @overload
     def __getitem__(self, index: int) -> RankPlan: ...
@@ -178,13 +189,15 @@ class Ranks(Sequence[RankPlan]):
     def __getitem__(self, index: slice) -> list[RankPlan]: ...
     def __getitem__(self, index: int | slice) -> RankPlan | list[RankPlan]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._built)))]
+            return [self[i] for i in range(*index.indices(self._count))]
         if index < 0:
-            index += len(self._built)
-        if not 0 <= index < len(self._built):
+            index += self._count
+        if not 0 <= index < self._count:
             raise IndexError(f"rank {index} out of range")
-        built = self._built[index]
+        built = self._built.get(index)
         if built is None:
+            if len(self._built) >= self.KEEP:
+                del self._built[next(iter(self._built))]  # the oldest built
             built = self._built[index] = self._make(index)
         return built
 

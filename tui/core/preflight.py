@@ -8,7 +8,10 @@ A missing framework otherwise starts every process and shows a raw `ModuleNotFou
   `lightning`, `transformers`, `accelerate`, `deepspeed`, `tensorflow`, `horovod`): asked of that
   Python itself with `importlib.util.find_spec`, which finds a module without importing it;
 - `mpirun` exists for MPI plans (beside that Python, or on PATH);
-- more processes than this machine has cores is a warning: it runs, slowly.
+- more processes than this machine has cores is a warning: it runs, slowly; more than
+  `local_process_limit()` (4 per core, at least 16) is refused unless forced (`--force`): each
+  rank is a Python process importing a framework, and a few hundred of them exhaust the memory
+  of a laptop long before they do anything useful.
 
 Only the script's imports are read (with `ast`, never run), so a sample that needs no framework
 (tf_config_check.py) is not asked for TensorFlow.
@@ -157,10 +160,21 @@ def install_command(module: str, python: str, base: Path | None = None) -> str:
     return f"{shown} -m pip install {package}"
 
 
+PROCESSES_PER_CORE = 4
+MIN_PROCESS_LIMIT = 16
+
+
+def local_process_limit(cores: int | None = None) -> int:
+    """The most processes a rehearsal starts here without `--force` (documented in the README)."""
+    return max(MIN_PROCESS_LIMIT, PROCESSES_PER_CORE * (cores or os.cpu_count() or 1))
+
+
 def check_local(
-    plan: LaunchPlan, python: str | None = None, base: Path | None = None
+    plan: LaunchPlan, python: str | None = None, base: Path | None = None, force: bool = False
 ) -> list[Finding]:
-    """Everything that would stop `plan` on this machine, blocking problems first."""
+    """Everything that would stop `plan` on this machine, blocking problems first.
+
+    `force` lets a run above `local_process_limit()` start (it is still warned about)."""
     python = python or sys.executable
     spec = plan.spec
     found: list[Finding] = []
@@ -199,6 +213,18 @@ def check_local(
         )
     cores = os.cpu_count() or 1
     processes = len(plan.ranks)
+    limit = local_process_limit(cores)
+    if processes > limit and not force:
+        found.insert(
+            0,
+            Finding(
+                f"this run would start {processes} processes on {cores} CPU core"
+                f"{'s' if cores != 1 else ''}, more than the {limit} a rehearsal starts here "
+                f"({PROCESSES_PER_CORE} per core, at least {MIN_PROCESS_LIMIT})",
+                f"rehearse a smaller shape (e.g. 2 × {max(1, cores // 2)}); the cluster runs the "
+                "full one. `dtrain-tui submit --force` starts it anyway",
+            ),
+        )
     if processes > cores:
         found.append(
             Finding(

@@ -66,10 +66,12 @@ def spec_from_mapping(data: Any, where: str) -> JobSpec:
 
 
 def _load(path: Path, source: Literal["shipped", "user"]) -> Preset:
+    from tui.core.reading import InputProblem, read_yaml
+
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as err:
-        raise PresetProblem(f"preset {path.stem} ({path}): cannot read it: {err}") from None
+        data = read_yaml(path)
+    except InputProblem as err:  # one line: the file, and the line and column at fault
+        raise PresetProblem(f"preset {path.stem}: {err}") from None
     if not isinstance(data, dict) or "spec" not in data:
         raise PresetProblem(f"preset {path.stem} ({path}): expected `title`, `note` and `spec`")
     spec = spec_from_mapping(data["spec"], f"preset {path.stem}")
@@ -128,10 +130,13 @@ def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Pa
         fields["code"] = SAMPLES
     if "args" in fields:
         fields["args"] = list(fields["args"])
+    from tui.core.files import PRIVATE, PUBLIC, holds_secrets, write_atomic
+
     path = user_presets_dir() / f"{name}.yaml"
     path.parent.mkdir(parents=True, exist_ok=True)
     body = {"title": title or name, "note": note, "spec": fields}
-    path.write_text(yaml.safe_dump(body, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    text = yaml.safe_dump(body, sort_keys=False, allow_unicode=True)
+    write_atomic(path, text, PRIVATE if holds_secrets(spec.env) else PUBLIC)
     return path
 
 

@@ -7,6 +7,7 @@ with the field in its context, so `friendly()` and `error_field()` can point at 
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from pathlib import Path
@@ -54,8 +55,29 @@ PASSTHROUGH_KEYS = (
     "properties",
 )
 
+# Upper bounds on counts, so that no number typed makes the app build (or print) more than a
+# real job could have. Azure ML's own limits ("Manage and increase quotas and limits for
+# resources with Azure Machine Learning", learn.microsoft.com/azure/machine-learning/
+# how-to-manage-quotas, "Azure Machine Learning compute" limits table): a compute cluster set up
+# as a communication-enabled pool, which multi-node training needs, has 300 nodes by default,
+# "configurable up to 4,000 nodes". Azure ML documents no cap on process_count_per_instance: it
+# is one process per GPU (no Azure GPU size has more than 8) or per core for CPU jobs, and the
+# largest Azure VM size has 1,792 vCPUs (Standard_M1792ixds_32_v3).
+MAX_NODES = 4000
+MAX_PROCESSES_PER_NODE = 1792
+
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmg]\Z")
+
+
+_NODES_WHY = (
+    "the most Azure ML allows in one cluster that can run distributed jobs (300 by default, "
+    "configurable up to 4,000)"
+)
+_SCRIPT_FIX = (
+    "Azure ML uploads only the code folder; move the script into it or make Code folder the "
+    "folder the script is in"
+)
 
 
 def _rule(field: str, message: str) -> PydanticCustomError:
@@ -133,6 +155,8 @@ class JobSpec(BaseModel):
     def _nodes(cls, v: int) -> int:
         if v < 1:
             raise _rule("nodes", f"must be at least 1, got {v}; a job runs on one node or more")
+        if v > MAX_NODES:
+            raise _rule("nodes", f"{v} is more than {MAX_NODES:,}, {_NODES_WHY}")
         return v
 
     @field_validator("gpus_per_node")
@@ -140,6 +164,13 @@ class JobSpec(BaseModel):
     def _gpus(cls, v: int) -> int:
         if v < 1:
             raise _rule("gpus_per_node", f"must be at least 1, got {v}")
+        if v > MAX_PROCESSES_PER_NODE:
+            raise _rule(
+                "gpus_per_node",
+                f"{v} is more than {MAX_PROCESSES_PER_NODE:,}, the most processes a node can "
+                "run (one per GPU, at most 8 on Azure; or one per core, at most 1,792 on the "
+                "largest Azure VM)",
+            )
         return v
 
     @field_validator("ds_micro_batch", "ds_grad_accum")
@@ -154,6 +185,8 @@ class JobSpec(BaseModel):
     def _ps(cls, v: int) -> int:
         if v < 0:
             raise _rule("parameter_servers", f"must be 0 or more, got {v}")
+        if v > MAX_NODES:
+            raise _rule("parameter_servers", f"{v} is more than {MAX_NODES:,}, {_NODES_WHY}")
         return v
 
     @field_validator("zero_stage")
@@ -192,6 +225,8 @@ class JobSpec(BaseModel):
     def _script(cls, v: str) -> str:
         if not v.strip():
             raise _rule("script", "is empty; name the file to run, e.g. train.py")
+        if not Path(v).is_absolute() and os.path.normpath(v).split(os.sep)[0] == "..":
+            raise _rule("script", f"{v} is outside the code folder; {_SCRIPT_FIX}")
         return v
 
     @field_validator("compute")
@@ -215,6 +250,12 @@ class JobSpec(BaseModel):
         problem = launch_mode_problem(self.framework, self.launch)
         if problem:
             raise _rule("launch", problem)
+        if self.nodes + self.parameter_servers > MAX_NODES:
+            raise _rule(
+                "parameter_servers",
+                f"nodes {self.nodes} + parameter servers {self.parameter_servers} is more than "
+                f"{MAX_NODES:,} nodes, {_NODES_WHY}",
+            )
         sku = find_sku(self.sku) if self.sku else None
         if sku and self.gpus_per_node > sku.gpus:
             raise _rule(
@@ -299,9 +340,19 @@ def code_problems(spec: JobSpec, base: Path | None = None) -> tuple[str | None, 
             f"code: folder {spec.code!r} does not exist here ({folder}); create it or fix the path",
             None,
         )
+    if spec.command is None and not script_inside(spec, base):
+        return f"script: {spec.script} is outside the code folder; {_SCRIPT_FIX}", None
     if spec.command is None and not (folder / spec.script).is_file():
         return None, f"script: {spec.script!r} is not in {spec.code!r} yet"
     return None, None
+
+
+def script_inside(spec: JobSpec, base: Path | None = None) -> bool:
+    """Whether the script lies inside the local code folder (only that folder is uploaded)."""
+    if spec.code is None or is_remote(spec.code):
+        return not Path(spec.script).is_absolute()
+    folder = Path(base or Path.cwd(), spec.code).resolve()
+    return Path(folder, spec.script).resolve().is_relative_to(folder)
 
 
 def parse_args(text: str) -> tuple[str, ...]:
@@ -324,6 +375,8 @@ def friendly(err: ValidationError | ValueError) -> str:
         return first["msg"]
     field = ".".join(str(p) for p in first["loc"]) or "job"
     value = first.get("input")
+    if len(repr(value)) > 60:  # a 5,000-digit number is not worth a screenful
+        value = _Shown(repr(value)[:40] + f"… ({len(repr(value)):,} characters)")
     kind = first["type"]
     if kind.startswith("int_") or kind == "int_type":
         return f"{field}: expected a whole number, got {value!r}"
@@ -333,6 +386,13 @@ def friendly(err: ValidationError | ValueError) -> str:
     if kind == "extra_forbidden":
         return f"{field}: unknown field; check the spelling (see `dtrain-tui preview --help`)"
     return f"{field}: {first['msg']}"
+
+
+class _Shown(str):
+    """Text shown as it is where a value's repr would be."""
+
+    def __repr__(self) -> str:
+        return str(self)
 
 
 def error_field(err: ValidationError) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import threading
 import time
 from collections.abc import Mapping
@@ -283,11 +284,47 @@ def check_sign_in(credential: Any, timeout: float = SIGN_IN_TIMEOUT) -> None:
     raise BackendError(sign_in_message(err)) from None
 
 
+# What DefaultAzureCredential's message lists under "Attempted credentials:", one per line.
+_ATTEMPT = re.compile(r"^\s*(\w+Credential): (.*)$", re.M)
+_UNREACHABLE = re.compile(
+    r"Failed to resolve|Name or service not known|Temporary failure in name resolution|"
+    r"Connection refused|Failed to establish a new connection|timed out|Network is unreachable|"
+    r"No route to host|ConnectionError|ServiceRequestError",
+    re.I,
+)
+_HOST = re.compile(r"host='([^']+)'")
+_CAUSE = re.compile(r"\(\[Errno [-\d]+\] ([^)]+)\)|(Connection refused|timed out)")
+_WHO = {
+    "EnvironmentCredential": "the service principal in AZURE_TENANT_ID/AZURE_CLIENT_ID",
+    "WorkloadIdentityCredential": "the workload identity in AZURE_FEDERATED_TOKEN_FILE",
+    "AzureCliCredential": "the Azure CLI (`az login`)",
+    "AzureDeveloperCliCredential": "the Azure Developer CLI (`azd auth login`)",
+    "ManagedIdentityCredential": "this machine's managed identity",
+}
+
+
 def sign_in_message(err: BaseException) -> str:
-    """One line for a failed token request: what to run or set."""
-    text = str(err).lower()
-    if "expired" in text and ("aadsts" in text or "login" in text):
+    """One line for a failed token request: the credential tried and the real cause, or what
+    to run or set when none was configured."""
+    text = str(err)
+    lower = text.lower()
+    if "expired" in lower and ("aadsts" in lower or "login" in lower):
         return "your Azure sign-in has expired: run `az login` again"
-    if "aadsts" in text and "tenant" in text:
+    for name, reason in _ATTEMPT.findall(text):
+        who = f"{name} ({_WHO[name]})" if name in _WHO else name
+        if _UNREACHABLE.search(reason):
+            host = _HOST.search(reason)
+            cause = _CAUSE.search(reason)
+            where = host.group(1) if host else "the Azure sign-in endpoint"
+            why = f" ({cause.group(1) or cause.group(2)})" if cause else ""
+            return (
+                f"signing in to Azure with {who} failed: {where} cannot be reached{why}; "
+                "check the network, DNS or proxy (HTTPS_PROXY)"
+            )
+        code = re.search(r"AADSTS\d+[^.\n]*", reason)
+        if code:  # configured, reached, and refused: say by whom and why
+            return f"Azure refused the sign-in with {who}: {code.group()}"
+        # Anything else is a source that is not set up here ("unavailable", "not found on path").
+    if "aadsts" in lower and "tenant" in lower:
         return "Azure refused the sign-in for this tenant: run `az login --tenant <tenant id>`"
     return NOT_SIGNED_IN

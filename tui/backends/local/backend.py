@@ -32,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, JobStatus
-from tui.backends.local.jobdir import LAUNCHER_LOG, MPI_LOG, JobDir, now_iso
+from tui.backends.local.jobdir import LAUNCHER_LOG, MPI_LOG, DamagedRecord, JobDir, now_iso
 from tui.backends.local.launch import build_launches
 from tui.backends.local.procs import is_alive, signal_process, start_time, visible_gpus
 from tui.core.deepspeed import ConfigProblem, write_config
 from tui.core.dirs import state_dir
 from tui.core.export import to_json
+from tui.core.files import private_dir, why
 from tui.core.plan import LaunchPlan, describe
 from tui.core.spec import is_remote
 from tui.logs.sources import FileSource
@@ -53,6 +54,20 @@ def _parse_time(value: str | None) -> datetime | None:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:32] or "job"
+
+
+_SHAPE = re.compile(r"(?<![0-9])[0-9]+x[0-9]+(?![0-9])")
+
+
+def job_base(plan: LaunchPlan) -> str:
+    """A job's name before its time stamp, with the shape it really has (`ddp-2x2`): a preset's
+    display name says the shape it was made for (`ddp-2x8`), not the one this run uses."""
+    spec = plan.spec
+    shape = f"{plan.instance_count}x{plan.workers_per_node}"
+    base = _slug(spec.display_name or spec.experiment or spec.framework)
+    if _SHAPE.search(base):
+        return _SHAPE.sub(shape, base, count=1)
+    return f"{base[:24]}-{shape}"
 
 
 class LocalBackend:
@@ -81,6 +96,8 @@ class LocalBackend:
         self.grace = grace
         self.gpus = list(gpus) if gpus is not None else None
         self._supervisors: dict[str, subprocess.Popen[bytes]] = {}
+        self.damaged: dict[str, str] = {}
+        """Job name → why its record cannot be read (such a job is shown as Unknown)."""
         self.recovered = self.recover()
         """Names of jobs found orphaned (and marked Failed) when this backend started."""
 
@@ -103,19 +120,31 @@ class LocalBackend:
                 write_config(plan.deepspeed_config, Path(code or "."))
             except ConfigProblem as err:
                 raise BackendError(str(err)) from None
-        self.root.mkdir(parents=True, exist_ok=True)
-        jd = self._new_job_dir(spec.display_name or spec.experiment or spec.framework)
         try:
-            launches = build_launches(
-                plan,
-                jd.path,
-                bin_dir=Path(sys.executable).parent,
-                gpus=self.gpus if self.gpus is not None else visible_gpus(),
-                environ=dict(os.environ),
-            )
-        except BackendError:
-            jd.path.rmdir()
+            private_dir(self.root)  # job records hold the job's environment: owner only
+            jd = self._new_job_dir(job_base(plan))
+        except OSError as err:
+            raise BackendError(f"cannot create a job folder in {self.root}: {why(err)}") from None
+        try:
+            return self._start(plan, jd, code)
+        except BaseException as err:
+            import shutil
+
+            shutil.rmtree(jd.path, ignore_errors=True)
+            if isinstance(err, OSError):  # a full disk, a read-only state folder
+                problem = f"cannot write job {jd.name} in {self.root}: {why(err)}"
+                raise BackendError(problem) from None
             raise
+
+    def _start(self, plan: LaunchPlan, jd: JobDir, code: str | None) -> JobHandle:
+        """Write the job's record and logs into `jd`, then start its supervisor."""
+        launches = build_launches(
+            plan,
+            jd.path,
+            bin_dir=Path(sys.executable).parent,
+            gpus=self.gpus if self.gpus is not None else visible_gpus(),
+            environ=dict(os.environ),
+        )
         rank_logs = {str(r.rank): r.log_file for r in plan.ranks}
         data: dict[str, Any] = {
             "name": jd.name,
@@ -217,7 +246,7 @@ class LocalBackend:
         if not self.root.is_dir():
             return []
         found = [JobDir(p) for p in self.root.iterdir() if (p / "job.json").is_file()]
-        found.sort(key=lambda jd: self._read(jd).get("created_at", ""), reverse=True)
+        found.sort(key=lambda jd: self._read(jd).get("created_at") or "", reverse=True)
         return [self._handle(jd) for jd in found]
 
     def handle(self, name: str) -> JobHandle:
@@ -260,7 +289,7 @@ class LocalBackend:
         for _ in range(20):
             path = self.root / f"{_slug(base)}-{stamp}-{secrets.token_hex(2)}"
             try:
-                path.mkdir()
+                path.mkdir(mode=0o700)  # its code copy, logs and record: the owner's only
             except FileExistsError:
                 continue
             return JobDir(path)
@@ -278,10 +307,24 @@ class LocalBackend:
         return jd
 
     def _read(self, jd: JobDir) -> dict[str, Any]:
+        """The job's record; a damaged one reads as an Unknown job (and is noted in `damaged`)
+        rather than stopping every command that lists jobs."""
         try:
             return jd.read()
         except FileNotFoundError:
             raise JobNotFound(f"no local job named {jd.name!r} (looked in {jd.path})") from None
+        except (DamagedRecord, OSError) as err:
+            reason = str(err) if isinstance(err, DamagedRecord) else f"cannot read it: {why(err)}"
+            self.damaged[jd.name] = (
+                f"job {jd.name}: its record is damaged ({reason}); it is shown as Unknown"
+            )
+            return {
+                "name": jd.name,
+                "state": JobState.UNKNOWN.value,
+                "message": f"its record is damaged ({reason})",
+                "rank_logs": {},
+                "summary": "",
+            }
 
     def _reap_supervisors(self) -> None:
         for name, proc in list(self._supervisors.items()):
@@ -316,8 +359,22 @@ class LocalBackend:
             signal_process(p["pid"], p.get("start"), signal.SIGKILL, group=True)
         canceled = jd.cancel_file.exists()
         state = JobState.CANCELED if canceled else JobState.FAILED
+        if not canceled and _disk_full(jd.path):
+            message += f"; the disk holding {jd.path} is full"
         jd.log(f"job {state.value}: {message}")
-        return jd.update(state=state.value, ended_at=now_iso(), message=message)
+        final = {"state": state.value, "ended_at": now_iso(), "message": message}
+        try:
+            return jd.update(**final)
+        except (OSError, DamagedRecord) as err:  # shown now, recorded once there is room
+            return data | final | {"message": f"{message} (not recorded: {err})"}
+
+
+def _disk_full(path: Path) -> bool:
+    try:
+        st = os.statvfs(path)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 << 10
 
 
 def _status(data: dict[str, Any]) -> JobStatus:

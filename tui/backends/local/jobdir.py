@@ -13,24 +13,35 @@
   .launcher/                   launcher streams before they are split per rank
 ```
 
-`job.json` is only ever replaced whole (write to a temporary file, then rename), so a reader
-never sees half of it. After `submit` writes it the supervisor is its only writer, until the
-supervisor is gone; then whoever finds the job orphaned writes the final state.
+`job.json` is only ever replaced whole (`tui.core.files`: a temporary file, fsync, rename), so a
+reader never sees half of it; it is created 0600 (it holds the job's environment). One that is
+damaged anyway (a disk that failed, a hand edit) raises `DamagedRecord` when read. After
+`submit` writes it the supervisor is its only writer, until the supervisor is gone; then
+whoever finds the job orphaned writes the final state.
 Stdlib only: the supervisor imports this.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from tui.core.files import PRIVATE, atomic_file
+
 JOB_FILE = "job.json"
 LAUNCHER_LOG = "system_logs/launcher.txt"
 MPI_LOG = "user_logs/mpi_log.txt"
+
+
+_STATES = ("Queued", "Starting", "Running", "Completed", "Failed", "Canceled")
+
+
+class DamagedRecord(ValueError):
+    """A `job.json` that is not a job record (truncated, empty, `{}`); says what is wrong."""
 
 
 def now_iso() -> str:
@@ -75,17 +86,26 @@ class JobDir:
         return self.path / relative
 
     def read(self) -> dict[str, Any]:
-        return json.loads(self.job_file.read_text(encoding="utf-8"))
+        """The record; FileNotFoundError when there is none, DamagedRecord when it is broken."""
+        raw = self.job_file.read_bytes()
+        if not raw.strip():
+            raise DamagedRecord("job.json is empty")
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError) as err:
+            raise DamagedRecord(f"job.json is not valid JSON: {err}") from None
+        if not isinstance(data, dict):
+            raise DamagedRecord("job.json does not hold a job record")
+        missing = [k for k in ("state", "rank_logs") if k not in data]
+        if missing:
+            raise DamagedRecord(f"job.json has no {' or '.join(missing)}")
+        if data["state"] not in _STATES or not isinstance(data["rank_logs"], dict):
+            raise DamagedRecord(f"job.json has an unknown state {data['state']!r}")
+        return data
 
     def write(self, data: dict[str, Any]) -> None:
-        fd, tmp = tempfile.mkstemp(prefix=".job-", suffix=".json", dir=self.path)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f, indent=1, ensure_ascii=False)
-            os.replace(tmp, self.job_file)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_file(self.job_file, PRIVATE) as f:
+            json.dump(data, f, indent=1, ensure_ascii=False)
 
     def update(self, **changes: Any) -> dict[str, Any]:
         data = self.read()
@@ -104,9 +124,10 @@ class JobDir:
     def log(self, message: str) -> None:
         """One timestamped line in system_logs/launcher.txt."""
         path = self.file(LAUNCHER_LOG)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as f:
-            f.write(f"{now_iso()} {message}\n")
+        with contextlib.suppress(OSError):  # a full disk must not turn a log line into a crash
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with path.open("a", encoding="utf-8") as f:
+                f.write(f"{now_iso()} {message}\n")
 
 
 def tail_lines(path: Path, count: int = 20, max_bytes: int = 64 << 10) -> list[str]:

@@ -110,8 +110,10 @@ class Supervisor:
                 self.jd.file(stream).parent.mkdir(parents=True, exist_ok=True)
             for launch in self.launches:
                 self._start(launch, cwd)
-        except StartProblem as err:
+        except (StartProblem, OSError) as err:  # OSError: a full disk while copying the code
             canceled = self.jd.cancel_file.exists()
+            if not isinstance(err, StartProblem):
+                err = StartProblem(f"could not prepare the run: {err.strerror or err}")
             self.jd.log(f"could not start: {err}")
             return self._shutdown(
                 JobState.CANCELED if canceled else JobState.FAILED, "" if canceled else str(err)
@@ -331,7 +333,13 @@ class Supervisor:
         }
 
     def _update(self, **changes: Any) -> None:
-        self.data = self.jd.update(**changes)
+        """Record `changes` in job.json; on a full disk they are kept here and the job goes on
+        (a reader that finds this process gone marks the job Failed and says the disk is full)."""
+        try:
+            self.data = self.jd.update(**changes)
+        except OSError as err:
+            self.data = self.data | changes
+            self.jd.log(f"could not record the job's state: {err.strerror or err}")
 
 
 def main(argv: list[str] | None = None) -> int:
