@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 NO_INTERVAL_YET = 60.0
 """Seconds of silence that make a suspect before the job's line interval is known."""
 MIN_GAPS = 3
-"""Growths a job needs before its line interval is trusted."""
+"""Ranks with a measured interval a job needs before its line interval is trusted."""
 
 
 @dataclass
@@ -92,9 +92,11 @@ class RankWatch:
         self.ranks.setdefault(rank, RankState(rank)).progress = value
 
     def interval(self) -> float | None:
-        """The job's normal seconds between log growths: the median of the ranks' medians."""
-        medians = [statistics.median(s.gaps) for s in self.ranks.values() if s.gaps]
-        if sum(len(s.gaps) for s in self.ranks.values()) < MIN_GAPS or not medians:
+        """The job's normal seconds between log growths: the median of the ranks' medians, once
+        at least half the ranks that started (and `MIN_GAPS` of them) have grown 3 times."""
+        medians = [statistics.median(s.gaps) for s in self.ranks.values() if len(s.gaps) >= 2]
+        started = sum(1 for s in self.ranks.values() if s.grew_at is not None)
+        if not medians or len(medians) < max(min(MIN_GAPS, started), started / 2):
             return None
         return statistics.median(medians)
 
@@ -113,7 +115,10 @@ class RankWatch:
             s.silent_for = None if s.grew_at is None else max(0.0, now - s.grew_at)
         silent = [s for s in started if s.silent_for is not None and s.silent_for > threshold]
         all_silent = bool(started) and len(silent) == len(started) and not self.ended
-        suspects = [] if all_silent or self.ended else [s.rank for s in silent]
+        # A straggler is silent while the others advance: when most are silent, it is the
+        # job's pace (an evaluation, a checkpoint), not one rank.
+        advancing = len(started) - len(silent) >= len(silent)
+        suspects = [s.rank for s in silent] if advancing and not self.ended else []
         for s in self.ranks.values():
             if s.grew_at is None:
                 s.state = "waiting"
