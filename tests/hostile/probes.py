@@ -1,9 +1,10 @@
 """Running `dtrain-tui` the way an attacker or an unlucky user would: capped and measured.
 
 `run_cli` starts the real entry point in a fresh interpreter under a 1 GB address-space cap
-(`RLIMIT_AS`) and a wall-clock ceiling, and reports exit code, output and peak memory (the
-child's `ru_maxrss` from `wait4`). `wrap` puts a command in front, e.g. `unshare` to give the
-probe a tiny filesystem of its own; `tty=True` gives it a pseudo-terminal as stdout.
+(`RLIMIT_AS`) and a wall-clock ceiling, and reports exit code, output and peak memory: the
+interpreter's own `VmHWM` at exit (`ru_maxrss` would count the forking test process too, which
+the child inherits as its high-water mark). `wrap` puts a command in front, e.g. `unshare` to
+give the probe a tiny filesystem of its own; `tty=True` gives it a pseudo-terminal as stdout.
 """
 
 from __future__ import annotations
@@ -24,6 +25,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# `python -m tui`, plus the peak resident memory written at exit to $DTRAIN_PROBE_HWM.
+_BOOT = """
+import atexit, os, runpy, sys
+def _hwm():
+    for line in open("/proc/self/status"):
+        if line.startswith("VmHWM:"):
+            open(os.environ["DTRAIN_PROBE_HWM"], "w").write(line.split()[1])
+atexit.register(_hwm)
+sys.argv = ["dtrain-tui", *sys.argv[1:]]
+runpy.run_module("tui", run_name="__main__", alter_sys=True)
+"""
 MEMORY_CAP = 1 << 30
 CEILING = 10.0
 
@@ -61,8 +73,16 @@ def run_cli(
 ) -> Outcome:
     """`python -m tui ARGS` (after `wrap`, if any) capped at 1 GB and `ceiling` seconds; `root`
     is the source tree to run (the benchmark runs an older checkout too)."""
-    argv = [*wrap, sys.executable, "-m", "tui", *args]
-    full_env = {**os.environ, "PYTHONPATH": str(root), "TERM": "xterm-256color", **(env or {})}
+    argv = [*wrap, sys.executable, "-c", _BOOT, *args]
+    hwm = tempfile.NamedTemporaryFile(prefix="hwm-", delete=False)  # noqa: SIM115
+    hwm.close()
+    full_env = {
+        **os.environ,
+        "PYTHONPATH": str(root),
+        "TERM": "xterm-256color",
+        "DTRAIN_PROBE_HWM": hwm.name,
+        **(env or {}),
+    }
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         master = slave = None
         chunks: list[bytes] = []
@@ -88,7 +108,7 @@ def run_cli(
             os.close(slave)
             reader = threading.Thread(target=_drain, args=(master, chunks), daemon=True)
             reader.start()
-        rc, rusage, timed_out = _wait(proc, start + ceiling)
+        rc, maxrss, timed_out = _wait(proc, start + ceiling)
         seconds = time.monotonic() - start
         if reader is not None:
             reader.join(5)
@@ -96,7 +116,10 @@ def run_cli(
         err.seek(0)
         stdout = b"".join(chunks) if tty else out.read()
         stderr = err.read().decode("utf-8", "replace")
-    return Outcome(rc, stdout, stderr, seconds, rusage / 1024, timed_out)
+    peak = Path(hwm.name).read_text().strip()
+    os.unlink(hwm.name)
+    # Killed (no atexit): the high-water mark wait4 saw, an upper bound.
+    return Outcome(rc, stdout, stderr, seconds, int(peak or maxrss) / 1024, timed_out)
 
 
 def _wait(proc: subprocess.Popen[bytes], deadline: float) -> tuple[int, int, bool]:

@@ -153,7 +153,7 @@ SAYS = {
 }
 
 
-def _run(name: str, probe: Probe, folder: Path) -> Outcome:
+def _run(name: str, probe: Probe, folder: Path, root: Path | None = None) -> Outcome:
     folder.mkdir()
     for rel, data in probe.files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -167,7 +167,8 @@ def _run(name: str, probe: Probe, folder: Path) -> Outcome:
     if probe.disk is not None:
         (folder / "disk").mkdir()
         wrap = on_tiny_disk(folder / "disk", *probe.disk)
-    return run_cli(*probe.args, cwd=folder, env=env, wrap=wrap, tty=probe.tty)
+    extra = {"root": root} if root is not None else {}
+    return run_cli(*probe.args, cwd=folder, env=env, wrap=wrap, tty=probe.tty, **extra)
 
 
 @pytest.fixture(scope="module")
