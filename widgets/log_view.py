@@ -36,7 +36,7 @@ MAX_SHOWN = 10_000
 """Characters of one line drawn; the rest is counted (search, filter and save see it all)."""
 SYNC_SCAN_BYTES = 8 << 20
 """Spools up to this size are searched at once; larger ones in a thread (about 1 s per GB)."""
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0, DEL and C1 (U+009B is a CSI)
 _STYLES = ("error", "error-start", "match", "current", "partial", "gutter")
 
 
