@@ -14,6 +14,7 @@ from tui.core.spec import JobSpec, launch_mode_problem
 MODES = {
     "per_process": "Per-process: Azure ML starts one process per GPU",
     "per_node": "Per-node: your launcher starts the processes on each node",
+    "single": "Not distributed: Azure ML starts one process per node",
 }
 
 
@@ -26,7 +27,9 @@ def diagram(spec: JobSpec) -> Text:
         first = node.node * node.workers
         ranks = list(range(first, first + node.workers))
         shown = ", ".join(str(r) for r in ranks[:4]) + (f" … {ranks[-1]}" if len(ranks) > 4 else "")
-        if spec.framework == "tensorflow":
+        if spec.launch == "single":
+            out.append("1 process, your command as written (no rank variables)\n")
+        elif spec.framework == "tensorflow":
             out.append(f"python ({node.role} {p.ranks[node.node].task_index}, all GPUs)\n")
         elif p.launcher in ("torchrun", "accelerate"):
             out.append(f"{p.launcher} ─▶ {node.workers} workers (RANK {shown})\n")
@@ -73,7 +76,7 @@ class LaunchStep(WizardStep):
             button.tooltip = problem
             if key == spec.launch and not button.value:
                 button.value = True
-        other = "per_node" if spec.launch == "per_process" else "per_process"
+        other = "per_node" if spec.launch != "per_node" else "per_process"
         problem = launch_mode_problem(spec.framework, other)
         self.query_one("#mode-problem", Static).update(
             f"{MODES[other].split(':')[0]} does not fit: {problem}." if problem else ""

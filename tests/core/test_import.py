@@ -196,22 +196,26 @@ def test_editing_an_imported_job_changes_only_what_was_edited(jobdir):
     [
         ("type: pipeline\njobs: {}", "type: 'pipeline' jobs are not supported"),
         ("type: command\nenvironment: x", "command: missing"),
-        ("command: python a.py\ndistribution: {type: ray}", "distribution.type: 'ray'"),
         (
             "command: python a.py\nresources: {instance_count: two}",
             "resources.instance_count: expected a whole number",
         ),
         (
-            "command: python a.py\ndistribution: {type: tensorflow, worker_count: 3}\n"
-            "resources: {instance_count: 2}",
-            "make them agree",
+            "command: python a.py\ncompute: {target: azureml:cpu-cluster}",
+            "old preview job schema.*compute: {target: X} is now compute: X",
+        ),
+        (
+            "command: python a.py\ncode: {local_path: src}",
+            "old preview job schema.*code: {local_path: X} is now code: X",
         ),
         ("- just\n- a list", "not a YAML mapping"),
         ("command: python a.py\nresources: '0'", "resources: expected a mapping"),
     ],
 )
 def test_broken_job_files_give_one_clear_line(data, message, jobdir):
-    with pytest.raises(ImportProblem, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(
+        ImportProblem, match=message.replace("(", r"\(").replace(")", r"\)").replace("{", r"\{")
+    ):
         spec_from_job(yaml.safe_load(data), jobdir)
 
 

@@ -33,7 +33,7 @@ def problem(**fields) -> tuple[str, str]:
         ({"framework": "deepspeed", "zero_stage": 4}, "zero_stage", "0, 1, 2 or 3"),
         ({"framework": "wandb"}, "framework", "is not one of"),
         ({"script": " "}, "script", "name the file"),
-        ({"compute": "gpu cluster"}, "compute", "not a compute name"),
+        ({"compute": "gpu\ncluster"}, "compute", "not a compute name"),
         ({"colour": "red"}, "colour", "unknown field"),
     ],
 )

@@ -23,9 +23,9 @@ def add_parser(sub) -> None:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from rich.console import Console
     from rich.markup import escape
 
+    from tui.cli.terminal import console as terminal_console
     from tui.core.script_check import ScriptProblem, check_source
     from tui.core.spec import is_remote
 
@@ -43,7 +43,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         report = check_source(source, spec, str(path), gpus=_gpus(args.target))
     except ScriptProblem as err:
         raise CliError(f"check: {err}") from None
-    console = Console(highlight=False, soft_wrap=True)
+    console = terminal_console()
     shape = f"{spec.framework}, {spec.launch.replace('_', '-')}, {spec.nodes} nodes"
     console.print(f"[bold]{escape(str(path))}[/] for {shape}:")
     for f in report.findings:

@@ -113,10 +113,11 @@ def _local_mtimes(sources) -> dict[str, float]:
 
 
 def _print(diagnosis) -> None:
-    from rich.console import Console
     from rich.markup import escape
 
-    console = Console(highlight=False, soft_wrap=True)
+    from tui.cli.terminal import console as terminal_console
+
+    console = terminal_console()
     if diagnosis.healthy:
         console.print("[green]healthy[/]: no rank's log shows a failure")
         return

@@ -22,8 +22,12 @@ def cmd_submit(args: argparse.Namespace) -> int:
     if args.target == "azureml":
         from tui.cli.azure import submit
         from tui.core.plan import AZUREML
+        from tui.core.spec import submit_problems
 
-        return _on_azure(submit, args, plan(load_spec(args), AZUREML), _write_log)
+        p = plan(load_spec(args), AZUREML)
+        for problem in submit_problems(p.spec)[:1]:  # what Azure ML would refuse, said first
+            raise CliError(problem)
+        return _on_azure(submit, args, p, _write_log)
     spec = load_spec(args)
     try:
         p = plan(spec, Target.for_spec("local", spec))

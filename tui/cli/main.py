@@ -158,9 +158,9 @@ def _plan(args: argparse.Namespace):
 
 
 def _console():
-    from rich.console import Console
+    from tui.cli.terminal import console
 
-    return Console(highlight=False, soft_wrap=True)
+    return console()
 
 
 def cmd_preview(args: argparse.Namespace) -> int:
@@ -344,11 +344,24 @@ def main(argv: list[str] | None = None) -> int:
     except CliError as err:
         print(f"dtrain-tui: error: {err}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # `dtrain-tui preview --show env | head`
-        sys.stderr.close()
+    except BrokenPipeError:  # `dtrain-tui preview --show env | head -1`: the reader is done
+        # Python flushes stdout again at exit and would fail on the closed pipe (exit 120,
+        # "Exception ignored"); point it at /dev/null so the exit is quiet, as Unix tools do.
+        _quiet_stdout()
         return 0
     except KeyboardInterrupt:
         return 130
+
+
+def _quiet_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout already closed or not a real file
+        pass
 
 
 if __name__ == "__main__":

@@ -64,3 +64,19 @@ class VisibleWriter:
 
     def write(self, text: str) -> int:
         return self.out.write(visible(text))
+
+
+def console():
+    """A rich Console for command output whose closed pipe reaches `main()` as BrokenPipeError.
+
+    rich's own answer to a closed pipe is `SystemExit(1)`; `dtrain-tui … | head -1` should exit
+    0 quietly, as Unix tools do, and `main()` does that for every command in one place.
+    """
+    from rich.console import Console
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            self.quiet = True
+            raise BrokenPipeError
+
+    return _Console(highlight=False, soft_wrap=True)

@@ -19,7 +19,7 @@ def _q(text: str) -> str:
 
 def framework_args(spec: JobSpec) -> list[str]:
     """Arguments dtrain-tui adds to the script's own (only when it builds the command)."""
-    if spec.framework == "lightning":
+    if spec.framework == "lightning" and spec.launch != "single":  # not distributed: no flags
         return [
             "--trainer.num_nodes",
             str(spec.nodes),

@@ -7,7 +7,7 @@ import re
 from tui.core.catalog import Sku
 from tui.core.command import launcher_for, uses_mpi
 from tui.core.plan_types import LaunchPlan, Target
-from tui.core.spec import FRAMEWORKS, JobSpec
+from tui.core.spec import FRAMEWORKS, JobSpec, submit_problems
 
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|(^|_)SAS($|_)", re.IGNORECASE)
 _DISTRIBUTION_VARS = {
@@ -52,11 +52,18 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
             f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
             "Choose per_process (Azure ML starts one process per GPU; Lightning detects them)."
         )
-    if spec.launch == "per_node" and spec.command is not None and launcher_for(spec) is None:
+    if (
+        spec.launch == "per_node"
+        and spec.framework != "tensorflow"  # one task per node is TensorFlow's own way
+        and spec.command is not None
+        and launcher_for(spec) is None
+    ):
         out.append(
             "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
             "found in your command, so each node runs a single process."
         )
+    for problem in submit_problems(spec):  # accepted here; `submit` refuses them
+        out.append(f"{problem}. Submitting refuses this until it is fixed.")
     for name in sorted(n for n in spec.env if _SECRET_NAME.search(n)):
         out.append(
             f"env.{name}: looks like a secret; job env vars are stored in plain text in the job "
@@ -90,7 +97,8 @@ def explain(
     if spec.launch == "per_process":
         out.append(
             f"Per-process launch: {who} starts {pcpi} process{'es' if pcpi != 1 else ''} on "
-            f"each node, one per GPU, and gives each its rank "
+            f"each node{', one per GPU,' if sku is not None and sku.gpus else ''} and gives "
+            "each its rank "
             + (
                 "(OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_LOCAL_RANK)."
                 if mpi
@@ -138,15 +146,47 @@ def explain(
     return out
 
 
+def explain_single(spec: JobSpec, kept: dict | None) -> list[str]:
+    """What a job without a distribution the wizard models runs."""
+    n = spec.nodes
+    nodes = f"each of the {n} nodes" if n > 1 else "its node"
+    if kept is not None:
+        return [
+            f"distribution: {kept.get('type')!r} is kept exactly as your file wrote it; "
+            "dtrain-tui does not model what its processes see, so this plan shows one "
+            f"process on {nodes} and no rank variables.",
+        ]
+    return [
+        f"Not distributed: Azure ML starts one process on {nodes} and sets no rank "
+        "variables (the job has no distribution:)"
+        + (", so every node runs the same command on its own." if n > 1 else ".")
+        + " Choose a launch mode in the wizard (Launch step) to make it distributed.",
+    ]
+
+
+def _unit(p: LaunchPlan) -> str:
+    """GPUs on a GPU size; processes on a CPU size or compute dtrain-tui does not know."""
+    return "GPU" if p.sku is not None and p.sku.gpus else "process"
+
+
 def describe(p: LaunchPlan) -> str:
     """A one-line summary: framework, launch, shape, SKU."""
     s = p.spec
+    if s.launch == "single":
+        kind = p.distribution.type if p.distribution.type != "none" else "not distributed"
+        return (
+            f"{kind} · {s.nodes} node{'s' if s.nodes != 1 else ''} × 1 process"
+            + (f" on {p.sku.name}" if p.sku else "")
+            + f" · {p.target.kind}"
+        )
+    unit = _unit(p)
+    many = "es" if unit == "process" else "s"
     shape = (
         f"{s.nodes} worker{'s' if s.nodes != 1 else ''}"
         + (f" + {s.parameter_servers} ps" if s.parameter_servers else "")
         if s.framework == "tensorflow"
-        else f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} GPU"
-        f"{'s' if s.gpus_per_node != 1 else ''}"
+        else f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} {unit}"
+        f"{many if s.gpus_per_node != 1 else ''}"
     )
     sku = (
         f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""

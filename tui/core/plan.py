@@ -14,7 +14,7 @@ from tui.core.catalog import default_environment, find_sku
 from tui.core.command import Refs, build_command, launcher_for, uses_mpi
 from tui.core.command import framework_args as framework_args  # re-exported
 from tui.core.explain import describe as describe  # re-exported: the plan's one-line summary
-from tui.core.explain import explain
+from tui.core.explain import explain, explain_single
 from tui.core.explain import warnings as plan_warnings
 from tui.core.plan_types import (
     AZUREML,
@@ -168,6 +168,8 @@ def _set_by_framework(
 
 def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
     """Every node, rank, command and env var of `spec` when it runs on `target`."""
+    if spec.launch == "single":
+        return _plan_single(spec, target)
     if spec.framework == "tensorflow":
         return _plan_tensorflow(spec, target)
 
@@ -335,5 +337,47 @@ def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
         ranks=Ranks(len(ranks), ranks.__getitem__),
         warnings=tuple(warnings),
         explanations=tuple(explanations),
+        env_vars=dict(spec.env),
+    )
+
+
+MODELED_DISTRIBUTIONS = ("pytorch", "mpi", "tensorflow")
+
+
+def _plan_single(spec: JobSpec, target: Target) -> LaunchPlan:
+    """No distribution: Azure ML runs the command once on each node and sets no rank variables.
+
+    A distribution type the wizard does not model (ray, …) is planned the same way and written
+    back as it was: dtrain-tui does not claim to know what its processes see.
+    """
+    sku = find_sku(spec.sku)
+    n = spec.nodes
+    command = build_command(spec)
+    env = _Env().set(Origin.USER, **spec.env).done()
+    nodes = tuple(NodePlan(node, "worker", env, command, 1, 1) for node in range(n))
+    written = spec.as_written.get("distribution")
+    kept = (
+        isinstance(written, dict)
+        and str(written.get("type", "")).lower() not in MODELED_DISTRIBUTIONS
+    )
+    distribution = (
+        Distribution(str(written.get("type")), as_written=written)  # type: ignore[union-attr]
+        if kept
+        else Distribution("none")
+    )
+    return LaunchPlan(
+        spec=spec,
+        target=target,
+        sku=sku,
+        instance_count=n,
+        distribution=distribution,
+        command=command,
+        environment=spec.environment or default_environment(spec.framework),
+        launcher=None,
+        world_size=n,
+        nodes=nodes,
+        ranks=Ranks(n, lambda r: RankPlan(r, r, 0, env, f"user_logs/std_log_process_{r}.txt")),
+        warnings=tuple(plan_warnings(spec, sku, target, n)),
+        explanations=tuple(explain_single(spec, distribution.as_written)),
         env_vars=dict(spec.env),
     )

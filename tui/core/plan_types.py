@@ -114,14 +114,24 @@ AZUREML = Target("azureml", AZUREML_MASTER_PORT)
 
 @dataclass(frozen=True, slots=True)
 class Distribution:
-    """The azure-ai-ml distribution, in YAML field names."""
+    """The azure-ai-ml distribution, in YAML field names.
 
-    type: Literal["pytorch", "mpi", "tensorflow"]
+    `none`: the job has no `distribution:` (not distributed). Any other type the wizard does not
+    model (ray, …) comes from an imported file and is written back as it was (`as_written`).
+    """
+
+    type: str
     process_count_per_instance: int | None = None
     worker_count: int | None = None
     parameter_server_count: int | None = None
+    as_written: dict[str, Any] | None = None
 
     def as_yaml(self) -> dict[str, Any]:
+        """The `distribution:` mapping; empty when the job has none."""
+        if self.as_written is not None:
+            return dict(self.as_written)
+        if self.type == "none":
+            return {}
         out: dict[str, Any] = {"type": self.type}
         if self.type == "tensorflow":
             out["worker_count"] = self.worker_count

@@ -31,6 +31,7 @@ _DISTRIBUTIONS = {
     "pytorch": "PyTorchDistribution",
     "mpi": "MpiDistribution",
     "tensorflow": "TensorFlowDistribution",
+    "ray": "RayDistribution",
 }
 
 
@@ -97,9 +98,14 @@ def sdk_job(p: LaunchPlan, out_dir: Path | None = None) -> Call:
         kwargs["environment"] = environment
     if "compute" in job:
         kwargs["compute"] = job["compute"].removeprefix("azureml:")
-    dist = dict(job["distribution"])
-    kwargs["distribution"] = _call(_DISTRIBUTIONS[dist.pop("type")], dist)
-    resources = dict(job["resources"])
+    if "distribution" in job:  # none: not distributed
+        dist = dict(job["distribution"])
+        kind = str(dist.pop("type", "")).lower()
+        # A type azure-ai-ml does not know is passed as the mapping, as the YAML has it.
+        kwargs["distribution"] = (
+            _call(_DISTRIBUTIONS[kind], dist) if kind in _DISTRIBUTIONS else job["distribution"]
+        )
+    resources = dict(job.get("resources") or {})
     simple = {"instance_count", "shm_size", "instance_type", "docker_args", "locations"}
     if set(resources) <= simple:
         kwargs.update(resources)

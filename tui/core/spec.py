@@ -26,7 +26,7 @@ from pydantic_core import PydanticCustomError
 from tui.core.catalog import find_sku
 
 Framework = Literal["pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"]
-LaunchMode = Literal["per_process", "per_node"]
+LaunchMode = Literal["per_process", "per_node", "single"]
 
 FRAMEWORKS: dict[str, str] = {
     "pytorch": "PyTorch DDP",
@@ -39,6 +39,8 @@ FRAMEWORKS: dict[str, str] = {
 LAUNCH_MODES: dict[str, str] = {
     "per_process": "per-process: Azure ML starts one process per GPU",
     "per_node": "per-node: Azure ML starts one launcher per node, the launcher starts the rest",
+    "single": "not distributed: Azure ML starts one process on each node and sets no rank "
+    "variables (the job has no distribution:)",
 }
 
 # Job fields the wizard does not model; imported YAML keeps them and exports them unchanged.
@@ -147,6 +149,10 @@ class JobSpec(BaseModel):
     """Job fields the wizard does not model (inputs, outputs, services, identity, …)."""
     resources_extra: dict[str, Any] = {}
     """`resources:` keys other than instance_count and shm_size (docker_args, instance_type, …)."""
+    as_written: dict[str, Any] = {}
+    """An imported file's own `distribution` and `resources.instance_count` (None: absent) and
+    the `shape` they were read as; the export writes them back as written while the shape is
+    unchanged, so a job nobody edited is the same job (`tui.core.export.job_dict`)."""
 
     # ---- single-field rules -------------------------------------------------------------
 
@@ -232,7 +238,9 @@ class JobSpec(BaseModel):
     @field_validator("compute")
     @classmethod
     def _compute(cls, v: str | None) -> str | None:
-        if v is not None and (not v.strip() or any(c.isspace() for c in v)):
+        # A placeholder such as '<your compute name>' (official examples have them) is kept:
+        # azure-ai-ml reads it, the plan warns, and only `submit` refuses it (submit_problems).
+        if v is not None and (not v.strip() or any(c in v for c in "\n\r\t\0")):
             raise _rule("compute", f"{v!r} is not a compute name; use the cluster's name")
         return v
 
@@ -287,6 +295,11 @@ class JobSpec(BaseModel):
         return JobSpec.model_validate(self.model_dump() | changes)
 
     @property
+    def shape(self) -> list[Any]:
+        """What a job's distribution and instance_count are derived from."""
+        return [self.launch, self.nodes, self.gpus_per_node, self.parameter_servers]
+
+    @property
     def script_command(self) -> str:
         """`script` and `args`, quoted so every argument reaches the script exactly as typed."""
         return shlex.join([self.script, *self.args])
@@ -322,8 +335,42 @@ def switch_framework(spec: JobSpec, framework: str) -> JobSpec:
 
 
 def is_remote(path: str) -> bool:
-    """A code path Azure ML resolves itself (a datastore or URL), not a folder on this machine."""
-    return "://" in path or path.startswith("azureml:")
+    """A path Azure ML resolves itself (datastore, URL, git or ARM id), not one on this machine."""
+    return "://" in path or path.startswith(("azureml:", "git+", "/subscriptions/"))
+
+
+def placeholder(value: str | None) -> bool:
+    """A value left as the example wrote it: '<your compute name>', 'Enter name here'."""
+    return value is not None and ("<" in value or ">" in value or any(c.isspace() for c in value))
+
+
+def submit_problems(spec: JobSpec) -> list[str]:
+    """What Azure ML would refuse in `spec`; preview, export and edit only warn about these."""
+    out = []
+    if placeholder(spec.compute):
+        out.append(
+            f"compute: {spec.compute!r} is a placeholder, not a cluster name; set your cluster's "
+            "name (`az ml compute list`), e.g. --set compute=gpu-cluster"
+        )
+    if isinstance(spec.environment, str) and placeholder(spec.environment):
+        out.append(
+            f"environment: {spec.environment!r} is a placeholder; name an environment, e.g. "
+            "--set environment=azureml:AzureML-acpt-pytorch-2.2-cuda12.1@latest"
+        )
+    count = spec.as_written.get("instance_count")
+    if (
+        spec.framework == "tensorflow"
+        and spec.as_written.get("shape") == spec.shape
+        and count is not None
+        and count != spec.nodes + spec.parameter_servers
+    ):
+        out.append(
+            f"resources.instance_count: is {count} but worker_count {spec.nodes} + "
+            f"parameter_server_count {spec.parameter_servers} = "
+            f"{spec.nodes + spec.parameter_servers}; Azure ML needs one node per task: write "
+            f"instance_count: {spec.nodes + spec.parameter_servers} in the job file"
+        )
+    return out
 
 
 def code_problems(spec: JobSpec, base: Path | None = None) -> tuple[str | None, str | None]:

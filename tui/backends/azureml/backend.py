@@ -44,6 +44,7 @@ from tui.backends.azureml.workspace import (
 from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, JobStatus
 from tui.core.plan import LaunchPlan
 from tui.core.sdk import Call, sdk_job
+from tui.core.spec import submit_problems
 from tui.logs.names import rank_logs
 
 TAIL_BYTES = 4096
@@ -191,6 +192,9 @@ class AzureMLBackend:
         """
         if plan.target.kind != "azureml":
             raise BackendError("this plan was made for this machine; plan it for Azure ML")
+        refused = submit_problems(plan.spec)  # preview and export only warn about these
+        if refused:
+            raise BackendError(refused[0])
         call = sdk_job(plan)
         fingerprint = hashlib.sha256(repr(call).encode()).hexdigest()
         ws = self.workspace

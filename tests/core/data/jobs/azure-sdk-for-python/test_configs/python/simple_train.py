@@ -1,0 +1,1 @@
+print('stand-in for the SDK tests code folder')
