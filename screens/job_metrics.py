@@ -3,8 +3,10 @@ rank's speed, and (on Azure ML, when the packages are there) the job's MLflow me
 
 The screen hands every batch of lines to `take()` (parsing is ~1 µs a line: it never slows the
 log), and the pane redraws at most twice a second, only while it is shown. Ranks' speeds come
-from the last 64 KB of each rank's log every few seconds (no rank log is read whole for this),
-so a rank ≥ 20 % slower than the median is named a straggler whichever log is on screen.
+from what each rank's log gained since the last sample, every few seconds while the job runs
+(at most its last 64 KB, only logs the rank strip saw grow, 32 logs a sample, so the cost
+follows the logs' growth, not ranks × samples); a rank ≥ 20 % slower than the median is named
+a straggler in the pane and marked in the rank strip, whichever log is on screen.
 """
 
 from __future__ import annotations
@@ -14,8 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from tui.logs.names import label, rank_logs
-from tui.logs.progress import ProgressTracker, Series, merge_series, stragglers
-from tui.logs.sources import read_tail
+from tui.logs.progress import ProgressTracker, Series, Standing, merge_series, stragglers
 from widgets.metrics_chart import MetricsPane, RankRate
 
 if TYPE_CHECKING:
@@ -26,7 +27,9 @@ REDRAW_EVERY = 0.5
 RANKS_EVERY = 5.0
 """Seconds between samples of the ranks' speeds."""
 RANK_TAIL = 64 << 10
-"""Bytes read from the end of each rank's log per sample."""
+"""At most this many of the bytes a rank's log gained are read per sample (its end)."""
+RANK_READS = 32
+"""Rank logs read per sample at most (a 1,024-rank job's are read in turns)."""
 MLFLOW_EVERY = 30.0
 """Seconds between reads of the job's MLflow metrics (a run-history call per metric)."""
 
@@ -46,6 +49,10 @@ class JobMetrics:
         """A line for the pane: why MLflow metrics are missing, say."""
         self._dirty = True
         self._rank_trackers: dict[str, ProgressTracker] = {}
+        self.ranks_every = RANKS_EVERY
+        """Seconds between samples of the ranks' speeds."""
+        self._read_to: dict[str, int] = {}  # rank log → the end of its last line read
+        self._read_at: dict[str, float] = {}  # rank log → when it was last read
 
     @property
     def pane(self) -> MetricsPane:
@@ -79,9 +86,7 @@ class JobMetrics:
         if pane.has_class("-shown"):
             self._dirty = True
             self.draw()
-            self.screen.run_worker(
-                self._sample_ranks(), group="job-ranks", exclusive=True, exit_on_error=False
-            )
+            self.sample_ranks()
             if self.screen.handle.backend == "azureml":
                 self.screen.run_worker(
                     self._read_mlflow, thread=True, group="job-mlflow", exclusive=True,
@@ -98,37 +103,77 @@ class JobMetrics:
 
     # ---- the ranks ------------------------------------------------------------------------
 
+    def sample_ranks(self) -> None:
+        """Sample the ranks' speeds now and every `ranks_every` s until the job has ended."""
+        self.screen.run_worker(
+            self._sample_ranks(), group="job-rank-speeds", exclusive=True, exit_on_error=False
+        )
+
     async def _sample_ranks(self) -> None:
-        while self.shown:
+        while self.screen.is_mounted:
+            ended = self.screen.ranks.watch.ended
             logs = rank_logs(self.screen.sources)
             if len(logs) > 1:
-                rates: dict[str, float | None] = {}
-                for log in logs:
-                    rates[log.name] = await self._rank_rate(log.name)
-                slow = stragglers({k: v for k, v in rates.items() if v})
-                self.ranks = [
-                    RankRate(label(log.name, logs), rates[log.name], log.name in slow)
-                    for log in logs
-                ]
-                self._dirty = True
-                self.draw()
-            await asyncio.sleep(RANKS_EVERY)
+                await self._sample(logs)
+            if ended:
+                return  # the last sample after the end was taken
+            await asyncio.sleep(self.ranks_every)
 
-    async def _rank_rate(self, name: str) -> float | None:
+    async def _sample(self, logs: list) -> None:
+        """Read what each grown rank log gained since its last sample (the sizes are the rank
+        strip's last poll: no request of its own), at most `RANK_READS` logs, the least
+        recently read first; then each rank's speed to the pane and the strip."""
+        sizes = self.screen.ranks.sizes()
+        grown = [
+            log.name for log in logs if sizes.get(log.name, 0) > self._read_to.get(log.name, 0)
+        ]
+        grown.sort(key=lambda name: self._read_at.get(name, -1.0))
+        for name in grown[:RANK_READS]:
+            await self._read_new(name, sizes[name])
+        rates: dict[str, float | None] = {}
+        for log in logs:
+            tracker = self._rank_trackers.get(log.name)
+            rates[log.name] = tracker.standing().rate if tracker is not None else None
+        slow = stragglers({k: v for k, v in rates.items() if v})
+        self.ranks = [
+            RankRate(label(log.name, logs), rates[log.name], log.name in slow) for log in logs
+        ]
+        values = {}
+        for log in logs:
+            tracker = self._rank_trackers.get(log.name)
+            if tracker is not None:
+                values[log.rank] = _speed(tracker.standing())
+        self.screen.ranks.strip.set_speeds(values, {log.rank for log in logs if log.name in slow})
+        self._dirty = True
+        self.draw()
+
+    async def _read_new(self, name: str, size: int) -> None:
+        """Feed a rank's tracker the bytes its log gained (the last `RANK_TAIL` of them)."""
         source = self.screen.sources.get(name)
         if source is None:
-            return None
+            return
+        done = self._read_to.get(name, 0)
+        start = max(done, size - RANK_TAIL)
         try:
-            _, data = await read_tail(source, RANK_TAIL)
-        except Exception:  # a rank's log that cannot be read now has no speed now
-            return None
-        tracker = self._rank_trackers.setdefault(name, ProgressTracker(name))
-        *complete, last = data.decode("utf-8", "replace").split("\n")
+            data = await source.read(start, size - start)
+        except Exception:  # a rank's log that cannot be read now has no new speed now
+            return
         now = time.monotonic()
-        tracker.feed([_latest(line) for line in complete[1:]], now=now)
-        tracker.feed_partial(_latest(last), now=now)
+        self._read_at[name] = now
+        end = data.rfind(b"\n") + 1
+        lines = data[:end].decode("utf-8", "replace").split("\n")[:-1]
+        partial = data[end:].decode("utf-8", "replace")
+        if start > done:  # began mid-line: that piece is not a line
+            if lines:
+                lines = lines[1:]
+            else:
+                partial = partial.partition("\r")[2]
+        tracker = self._rank_trackers.setdefault(name, ProgressTracker(name))
+        tracker.feed([_latest(line) for line in lines], now=now)
+        tracker.feed_partial(_latest(partial), now=now)
         tracker.series.clear()  # only the speed is wanted here
-        return tracker.standing().rate
+        if end:
+            self._read_to[name] = start + end
 
     # ---- MLflow (Azure ML) ----------------------------------------------------------------
 
@@ -155,6 +200,16 @@ class JobMetrics:
             self.draw()
 
         self.screen.app.call_from_thread(apply)
+
+
+def _speed(standing: Standing) -> str | None:
+    """What the strip shows of a rank's progress: `step 120 · 4.0 steps/s`."""
+    parts = []
+    if standing.step is not None:
+        parts.append(f"step {standing.step}")
+    if standing.rate:
+        parts.append(f"{standing.rate:.3g} steps/s")
+    return " · ".join(parts) or None
 
 
 def _latest(line: str) -> str:

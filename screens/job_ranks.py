@@ -2,10 +2,11 @@
 diagnosis when the job fails.
 
 Each status interval it asks every rank log's size at a cost that does not grow with the ranks:
-local logs are `stat`ed, a backend that can list sizes in one call (`log_sizes(handle)`) is
-asked once, and other remote logs get a budgeted round-robin of HEAD requests
-(`tui.logs.rank_watch`). When the job fails, every log's end is read once and the doctor names
-the rank that failed first, its cause and the fix, under the outcome line.
+local logs are `stat`ed, a backend that can list sizes in one call (`log_sizes(handle)`: Azure
+ML's artifact datastore) is asked once, and other remote logs (or a backend whose listing
+answers None) get a budgeted round-robin of HEAD requests (`tui.logs.rank_watch`). The ranks'
+speeds (`JobMetrics`) are shown in the strip too. When the job fails, every log's end is read
+once and the doctor names the rank that failed first, its cause and the fix, under the outcome line.
 """
 
 from __future__ import annotations
@@ -49,6 +50,16 @@ class JobRanks:
 
     def start(self) -> None:
         self.screen.run_worker(self._loop(), group="job-ranks", exclusive=True, exit_on_error=False)
+        self.screen.metrics.sample_ranks()  # the ranks' speeds, shown in the strip too
+
+    def sizes(self) -> dict[str, int]:
+        """Each rank log's size as the last poll found it (a log not seen yet is left out)."""
+        ranks = self.watch.ranks
+        return {
+            name: size
+            for rank, name in self._names.items()
+            if rank in ranks and (size := ranks[rank].size) is not None
+        }
 
     async def _loop(self) -> None:
         while True:
@@ -86,10 +97,11 @@ class JobRanks:
         if log_sizes is not None:
             handle = self.screen.handle
 
-            async def listed() -> dict[str, int]:
+            async def listed() -> dict[str, int] | None:
                 return await asyncio.to_thread(log_sizes, handle)
 
-            return SizePoller(names, lister=listed)
+            # HEAD requests only where the backend cannot list the job's logs after all
+            return SizePoller(names, sources, lister=listed, budget=HEAD_BUDGET)
         return SizePoller(names, sources, budget=HEAD_BUDGET)
 
     def job_ended(self, status: Any) -> None:

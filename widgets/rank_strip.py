@@ -6,12 +6,14 @@ and the job's verdict (the straggler / hang suspects, or "possible collective ha
 move the selection; Enter posts `RankChosen` so the screen can open that rank's log.
 
 What it shows is pushed in (`show()` with `tui.logs.rank_watch` states); per-rank progress
-(a step, a rate) can be set on its own with `set_progress()`. It reads no logs itself.
+(a step, a rate) can be set on its own with `set_progress()`, or for every rank at once with
+the ranks ≥ 20 % slower than the median (`set_speeds()`), shown as ▼ stragglers. It reads no
+logs itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -27,6 +29,8 @@ _CELL = {
     "suspect": "[$error]▲[/]",
     "ended": "[$text-muted]■[/]",
 }
+_SLOW = "[$warning]▼[/]"
+"""A running rank ≥ 20 % slower than the median (steps/s): a straggler."""
 
 
 class RankStrip(Static, can_focus=True):
@@ -61,6 +65,8 @@ class RankStrip(Static, can_focus=True):
         self.verdict: Any = None
         """The job's verdict as last shown (`Verdict`), or None."""
         self.progress: dict[int, str] = {}
+        self.slow: frozenset[int] = frozenset()
+        """Ranks ≥ 20 % slower than the median rank (steps/s), as last set."""
 
     def show(self, states: Sequence[Any], verdict: Any) -> None:
         """Redraw with new states (sorted by rank) and the job's verdict."""
@@ -76,6 +82,24 @@ class RankStrip(Static, can_focus=True):
         else:
             self.progress[rank] = value if isinstance(value, str) else f"{value:.3g}"
         self._draw()
+
+    def set_speeds(self, values: Mapping[int, str | None], slow: Iterable[int]) -> None:
+        """Every rank's progress (`step 120 · 4 steps/s`) and the slow ones, in one redraw."""
+        for rank, value in values.items():
+            if value is None:
+                self.progress.pop(rank, None)
+            else:
+                self.progress[rank] = value
+        self.slow = frozenset(slow)
+        self._draw()
+
+    @property
+    def stragglers(self) -> tuple[int, ...]:
+        """The slow ranks still running (a hang suspect is shown as that instead)."""
+        return tuple(s.rank for s in self.states if self._is_slow(s))
+
+    def _is_slow(self, state: Any) -> bool:
+        return state.rank in self.slow and state.state in ("running", "quiet")
 
     @property
     def suspects(self) -> tuple[int, ...]:
@@ -117,7 +141,7 @@ class RankStrip(Static, can_focus=True):
         per_row = self._per_row()
         cells = []
         for i, s in enumerate(self.states):
-            cell = _CELL.get(s.state, "?")
+            cell = _SLOW if self._is_slow(s) else _CELL.get(s.state, "?")
             cells.append(f"[reverse]{cell}[/reverse]" if i == self.cursor else cell)
         rows = ["".join(cells[i : i + per_row]) for i in range(0, len(cells), per_row)]
         self.update("\n".join([*rows, self._detail(), self._summary()]).rstrip())
@@ -132,6 +156,8 @@ class RankStrip(Static, can_focus=True):
         value = self.progress.get(s.rank) or s.progress
         if value:
             parts.append(escape(str(value)))
+        if self._is_slow(s):
+            parts.append("[$warning]straggler: 20 %+ slower than the median[/]")
         return " · ".join(parts) + "  [$text-muted](enter: open its log)[/]"
 
     def _summary(self) -> str:
@@ -144,6 +170,10 @@ class RankStrip(Static, can_focus=True):
             text += f" · a line every {v.interval:.1f} s"
         if v is not None and v.summary():
             text += f" · [$error]{escape(v.summary())}[/]"
+        if slow := self.stragglers:
+            more = f" (+{len(slow) - 8})" if len(slow) > 8 else ""
+            shown = ", ".join(str(r) for r in slow[:8]) + more
+            text += f" · [$warning]slow (20 %+ under the median speed): rank {shown}[/]"
         return text
 
 

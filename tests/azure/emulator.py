@@ -15,7 +15,8 @@ bodies): a created job's first status is `Starting` (201); cancel answers 202 + 
 200 (`cancel_status`) and the job may stay `CancelRequested` for `cancel_delay` seconds; the job
 list comes in pages of `page_size` with `nextLink`, and may hold jobs azure-ai-ml cannot read
 (`add_foreign_job`); `listSecrets` answers the `expirableSecret` SAS form
-(`{"secretsType": "Sas", "sasToken": "?sv=…"}`) or the account key (`datastore_secrets`); usages
+(`{"secretsType": "Sas", "sasToken": "?sv=…"}`), the account key, or nothing for an identity-only
+datastore (`datastore_secrets`: "Sas", "AccountKey", "None"); usages
 carry the names Azure ML gives them ("Standard NCADSA100v4 Family Cluster Dedicated vCPUs", "Total
 Cluster Dedicated Regional vCPUs"); Run History's 404 is `UserError` "Run X was not found"; any of
 the 14 `JobStatus` states can be forced (`set_status`); a running job's Run History listing can

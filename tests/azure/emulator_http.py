@@ -370,7 +370,12 @@ class Handler(BaseHTTPRequestHandler):
                         "containerName": CONTAINER,
                         "endpoint": f"localhost:{port}",
                         "protocol": "http",
-                        "credentials": {"credentialsType": "AccountKey"},
+                        "credentials": {
+                            # "None": an identity-only datastore (no key, no SAS to hand out)
+                            "credentialsType": "None"
+                            if em.datastore_secrets == "None"
+                            else "AccountKey"
+                        },
                         "isDefault": False,
                     },
                 },

@@ -23,6 +23,8 @@ class HostProxy:
     def __init__(self, port: int) -> None:
         self.port = port
         self.hosts: list[str] = []
+        self.requests: list[str] = []
+        """`METHOD /path?query` of every request forwarded, in order."""
         handler = type("Handler", (_Forward,), {"proxy": self})
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._server.daemon_threads = True
@@ -61,6 +63,7 @@ class _Forward(BaseHTTPRequestHandler):
         target = urlsplit(self.path)
         path = target.path + (f"?{target.query}" if target.query else "")
         self.proxy.hosts.append(target.netloc)
+        self.proxy.requests.append(f"{self.command} {path}")
         length = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(length) if length else None
         headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}

@@ -5,10 +5,12 @@
 
 Starts its own Azurite (`bash tests/setup.sh` installs it) with one append blob per rank
 (`…/user_logs/std_log_process_N.txt`); a writer appends a ~100-byte line to every rank's log
-every `--line-every` s, except the stalled rank after `--stall-at` s. Two watchers poll at the
+every `--line-every` s, except the stalled rank after `--stall-at` s. Three watchers poll at the
 same time, each feeding its own `RankWatch`:
 
 - listing: one List Blobs call per poll (what the artifact datastore gives: every blob's size);
+- backend listing: the same through the Azure ML backend's own code (`LogFolder.sizes()`, what
+  `AzureMLBackend.log_sizes()` calls each poll: azure-storage-blob's `list_blobs`);
 - HEAD: `SizePoller`'s budgeted round-robin of HEAD requests over Run History-style SAS URLs,
   `--budget` per poll.
 
@@ -34,9 +36,14 @@ import httpx
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from azure.storage.blob import ContainerSasPermissions, generate_container_sas  # noqa: E402
+from azure.storage.blob import (  # noqa: E402
+    ContainerClient,
+    ContainerSasPermissions,
+    generate_container_sas,
+)
 
 from tests.logs.azurite import DEV_ACCOUNT, DEV_KEY, Azurite  # noqa: E402
+from tui.backends.azureml.logs import LogFolder  # noqa: E402
 from tui.logs.rank_watch import RankWatch, SizePoller  # noqa: E402
 from tui.logs.sources import HttpRangeSource  # noqa: E402
 
@@ -50,6 +57,13 @@ class Meter:
     def __init__(self) -> None:
         self.requests = 0
         self.bytes = 0
+
+    def on_blob_response(self, pipeline_response) -> None:
+        """azure-core's `raw_response_hook`: the same count for azure-storage-blob's calls."""
+        response = pipeline_response.http_response
+        self.requests += 1
+        self.bytes += sum(len(k) + len(v) + 4 for k, v in response.headers.items())
+        self.bytes += len(response.body())
 
     async def on_response(self, response: httpx.Response) -> None:
         await response.aread()
@@ -162,7 +176,22 @@ async def main() -> int:
             )
             for r in range(args.ranks)
         }
+        sdk_meter = Meter()
+        folder = LogFolder(
+            ContainerClient(
+                azurite.endpoint,
+                "bench",
+                credential=sas,
+                raw_response_hook=sdk_meter.on_blob_response,
+            ),
+            PREFIX.removesuffix("/user_logs/"),
+        )
+
+        async def sdk_listed() -> dict[str, int]:
+            return await asyncio.to_thread(folder.sizes)
+
         listing = SizePoller(names, lister=listed)
+        backend_listing = SizePoller(names, lister=sdk_listed)
         heads = SizePoller(names, sources, budget=args.budget)
         stall: dict = {}
         stop = asyncio.Event()
@@ -180,6 +209,15 @@ async def main() -> int:
                 out,
             ),
             watch(
+                "backend listing (LogFolder.sizes: list_blobs/poll)",
+                backend_listing.poll,
+                RankWatch(poll_interval=args.poll),
+                stall,
+                args,
+                sdk_meter,
+                out,
+            ),
+            watch(
                 f"HEAD round-robin ({args.budget}/poll)",
                 heads.poll,
                 RankWatch(poll_interval=args.poll),
@@ -193,6 +231,7 @@ async def main() -> int:
         await writing
         await list_client.aclose()
         await head_client.aclose()
+        folder.close()
     appends = stall.get("append_seconds", [0])
     print(
         f"{args.ranks} ranks, a line per rank every {args.line_every} s (all appends took "

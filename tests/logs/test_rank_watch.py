@@ -96,3 +96,17 @@ def test_a_lister_costs_one_call_per_poll(tmp_path):
     )
     sizes = asyncio.run(poller.poll())
     assert sizes == {0: 0, 1: 1, 2: 2, 3: None} and poller.requests == 1
+
+
+def test_a_listing_that_fails_is_a_poll_with_no_sizes_not_silent_ranks():
+    calls = []
+
+    async def flaky():
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError("connection reset")
+        return {"a": 5}
+
+    poller = SizePoller({0: "a"}, lister=flaky)
+    assert asyncio.run(poller.poll()) == {}
+    assert asyncio.run(poller.poll()) == {0: 5}

@@ -40,10 +40,10 @@ STALLS = textwrap.dedent(
 )
 
 
-def job(backend, tmp_path: Path, *args: str):
+def job(backend, tmp_path: Path, *args: str, script: str = STALLS):
     code = tmp_path / "code"
     code.mkdir(exist_ok=True)
-    (code / "stalls.py").write_text(STALLS)
+    (code / "stalls.py").write_text(script)
     spec = JobSpec(
         framework="pytorch",
         launch="per_process",
@@ -99,3 +99,38 @@ async def test_a_failed_job_shows_the_doctor_s_diagnosis(backend, tmp_path):
         assert (d.rank, d.cause) == (1, "user_code_error")
         shown = str(screen.query_one("#job-doctor").render())
         assert "rank 1 failed first" in shown and "ValueError: labels has 10 classes" in shown
+
+
+# Every rank prints a step line 10 times a second, rank 3 only 5 times: it is alive and its log
+# grows (no hang), but it holds every collective back.
+SPEEDS = textwrap.dedent(
+    """
+    import os, time
+    rank = int(os.environ["RANK"])
+    every = 0.2 if rank == 3 else 0.1
+    for step in range(100_000):
+        print(f"step {step} loss {1 / (step + 1):.4f}", flush=True)
+        time.sleep(every)
+    """
+)
+
+
+async def test_a_rank_20_percent_slower_than_the_median_is_marked_a_straggler(backend, tmp_path):
+    handle = job(backend, tmp_path, script=SPEEDS)
+    async with make_app().run_test(size=(120, 40)) as pilot:
+        timing = Timing(min_interval=0.1, max_interval=0.3)
+        screen = JobScreen(backend, handle, status_interval=0.25, timing=timing)
+        screen.metrics.ranks_every = 1.0
+        await pilot.app.push_screen(screen)
+        strip = screen.query_one(RankStrip)
+        await until(pilot, lambda: strip.stragglers == (3,), "rank 3 marked slow alone")
+        shown = str(strip.render())
+        assert "slow (20 %+ under the median speed): rank 3" in shown
+        assert "▼" in shown and strip.suspects == ()  # slow, not hung
+        strip.select(3)
+        detail = str(strip.render())
+        assert "rank 3" in detail and "steps/s" in detail and "straggler" in detail
+        strip.select(0)
+        detail = str(strip.render())
+        assert "steps/s" in detail and "straggler:" not in detail
+        backend.cancel(handle)

@@ -133,12 +133,17 @@ class RankWatch:
         return Verdict(self.interval(), threshold, tuple(sorted(suspects)), all_silent)
 
 
-SizeLister = Callable[[], Awaitable[Mapping[str, int]]]
-"""One call that returns every log's size (a folder's `stat`, a blob listing)."""
+SizeLister = Callable[[], Awaitable[Mapping[str, int] | None]]
+"""One call that returns every log's size (a folder's `stat`, a blob listing); None when the
+store cannot be listed after all (the poller then asks sizes one by one)."""
 
 
 class SizePoller:
-    """Each rank log's size per poll: one listing call, or `budget` size() calls round-robin."""
+    """Each rank log's size per poll: one listing call, or `budget` size() calls round-robin.
+
+    With both a lister and sources, the round-robin is the fallback for a lister that answers
+    None (the store cannot be listed); a listing that fails is a poll with no sizes known.
+    """
 
     def __init__(
         self,
@@ -161,8 +166,13 @@ class SizePoller:
         """Sizes for the ranks asked this poll (all of them with a lister)."""
         if self.lister is not None:
             self.requests += 1
-            listed = await self.lister()
-            return {rank: listed.get(name) for rank, name in self.names.items()}
+            try:
+                listed = await self.lister()
+            except Exception:  # not known this poll, not silent: the next listing may work
+                return {}
+            if listed is not None:
+                return {rank: listed.get(name) for rank, name in self.names.items()}
+            self.lister = None
         asked, self._queue = self._queue[: self.budget], self._queue[self.budget :]
         self._queue.extend(asked)
         sizes = await asyncio.gather(*(self._size(r) for r in asked))

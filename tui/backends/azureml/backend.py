@@ -30,7 +30,13 @@ from tui.backends.azureml.calls import build
 from tui.backends.azureml.compute import ComputeCheck, check_compute, compute_name
 from tui.backends.azureml.create import POLL_SECONDS, create_cluster
 from tui.backends.azureml.errors import azure_errors, explain, one_line
-from tui.backends.azureml.logs import SHARE_LISTING_FOR, RunLogs, list_datastore_logs
+from tui.backends.azureml.logs import (
+    SHARE_LISTING_FOR,
+    LogFolder,
+    RunLogs,
+    list_datastore_logs,
+    open_log_folder,
+)
 from tui.backends.azureml.status import build_status, job_state
 from tui.backends.azureml.workspace import (
     SIGN_IN_TIMEOUT,
@@ -117,6 +123,8 @@ class AzureMLBackend:
         """Job fingerprint → the name of a submit whose outcome is unknown (reused on retry)."""
         self._logs: dict[str, RunLogs] = {}
         self._final: dict[str, JobStatus] = {}
+        self._folders: dict[str, LogFolder | None] = {}
+        """Job name → its log folder in the artifact datastore (None: it cannot be listed)."""
 
     # ---- workspace, sign-in, client -----------------------------------------------------
 
@@ -272,6 +280,28 @@ class AzureMLBackend:
         logs = self._run_logs(job.name)
         return logs.sources(logs.files(max_age=SHARE_LISTING_FOR))
 
+    def log_sizes(self, job: JobHandle) -> dict[str, int] | None:
+        """Every log's size in bytes from one listing of the job's log folder in the artifact
+        datastore (one List Blobs call per 5,000 logs), for the rank strip's poll; None when
+        that folder cannot be listed (no default output, an identity-only datastore): ask each
+        log's `size()` then. The datastore is looked up once per job; an expired SAS token is
+        looked up again once."""
+        self._check(job)
+        for attempt in (0, 1):
+            folder = self._log_folder(job.name)
+            if folder is None:
+                return None
+            try:
+                with azure_errors(self.workspace, f"listing the logs of {job.name}", job=job.name):
+                    return folder.sizes()
+            except BackendError:
+                with self._lock:
+                    self._folders.pop(job.name, None)
+                folder.close()
+                if attempt:
+                    raise
+        return None
+
     def cancel(self, job: JobHandle, timeout: float = 120.0) -> None:
         """Ask Azure ML to cancel; returns when it accepted (the job then goes Canceled)."""
         self._check(job)
@@ -368,6 +398,15 @@ class AzureMLBackend:
             if name not in self._logs:
                 self._logs[name] = RunLogs(lambda: self._log_files(name))
             return self._logs[name]
+
+    def _log_folder(self, name: str) -> LogFolder | None:
+        with self._lock:
+            if name in self._folders:
+                return self._folders[name]
+        with azure_errors(self.workspace, f"finding the log folder of {name}", job=name):
+            folder = open_log_folder(self.ml_client, self.ml_client.jobs.get(name))
+        with self._lock:
+            return self._folders.setdefault(name, folder)
 
     def _log_files(self, name: str) -> dict[str, str]:
         """Run History's `logFiles`; while a running job's listing has no user logs yet (users

@@ -17,12 +17,12 @@ import asyncio
 import math
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
 
-from tui.logs.names import ordered
+from tui.logs.names import ordered, rank_logs
 from tui.logs.sources import DEFAULT_TIMEOUT, HttpRangeSource
 
 SHARE_LISTING_FOR = 1.0
@@ -158,41 +158,108 @@ def list_datastore_logs(ml_client: Any, job: Any) -> dict[str, str]:
     Needs a datastore with an account key or a SAS token (an identity-only datastore cannot sign
     URLs this way; Run History's listing is the only source there).
     """
+    folder = open_log_folder(ml_client, job)
+    if folder is None:
+        return {}
+    with folder:
+        return folder.urls()
+
+
+def open_log_folder(ml_client: Any, job: Any) -> LogFolder | None:
+    """The job's folder in its artifact datastore, ready to list; None when the job has no
+    default output or its datastore holds neither an account key nor a SAS token."""
     found = datastore_folder(job)
     if found is None:
-        return {}
+        return None
     store_name, folder = found
-    from datetime import datetime, timedelta, timezone
-    from urllib.parse import quote
-
-    from azure.storage.blob import BlobSasPermissions, ContainerClient, generate_blob_sas
+    from azure.storage.blob import ContainerClient
 
     store = ml_client.datastores.get(store_name, include_secrets=True)
     credentials = getattr(store, "credentials", None)
     key = getattr(credentials, "account_key", None)
     sas_token = getattr(credentials, "sas_token", None)
     if not key and not sas_token:
-        return {}
+        return None
     account_url = f"{store.protocol}://{store.account_name}.blob.{store.endpoint}"
     credential: Any = {"account_name": store.account_name, "account_key": key} if key else sas_token
     container = ContainerClient(account_url, store.container_name, credential=credential)
-    expiry = datetime.now(timezone.utc) + timedelta(minutes=FALLBACK_SAS_MINUTES)
-    files: dict[str, str] = {}
-    with container:
-        for blob in container.list_blobs(name_starts_with=f"{folder}/"):
-            name = blob.name[len(folder) + 1 :]
-            if not name.startswith(LOG_FOLDERS):
-                continue
-            if key:
+    return LogFolder(container, folder, account_key=key, sas_token=sas_token, url=account_url)
+
+
+class LogFolder:
+    """A job's folder in the artifact datastore: its logs' sizes in one List Blobs call (one per
+    5,000 logs), and read-only SAS URLs for them.
+
+    `sizes()` lists the whole folder only until rank logs show up; from then on only the folder
+    that holds them (`user_logs/`, or `azureml-logs/` on the older runtime), so what the job
+    writes to `outputs/` never adds to a poll.
+    """
+
+    def __init__(
+        self,
+        container: Any,
+        folder: str,
+        *,
+        account_key: str | None = None,
+        sas_token: str | None = None,
+        url: str = "",
+    ) -> None:
+        self.container = container
+        """An azure-storage-blob `ContainerClient` (blocking)."""
+        self.folder = folder.strip("/")
+        self.logs_under = ""
+        """The log folder (`user_logs/`) the rank logs were found in; "" until then."""
+        self._key = account_key
+        self._sas = sas_token
+        self._base = f"{url}/{container.container_name}"
+        """Where the SAS URLs point: the account's URL as the datastore names it, the container."""
+
+    def sizes(self) -> dict[str, int]:
+        """`{log name: bytes}` for every log under the folder."""
+        sizes = {name: blob.size for name, blob in self._logs()}
+        if not self.logs_under:
+            tops = {r.name.split("/", 1)[0] for r in rank_logs(sizes)}
+            if len(tops) == 1:
+                self.logs_under = f"{tops.pop()}/"
+        return sizes
+
+    def urls(self) -> dict[str, str]:
+        """`{log name: SAS URL}` (made with the datastore's key, or its SAS token)."""
+        from datetime import datetime, timedelta, timezone
+        from urllib.parse import quote
+
+        from azure.storage.blob import BlobSasPermissions, generate_blob_sas
+
+        container = self.container
+        expiry = datetime.now(timezone.utc) + timedelta(minutes=FALLBACK_SAS_MINUTES)
+        files: dict[str, str] = {}
+        for name, blob in self._logs():
+            if self._key:
                 sas = generate_blob_sas(
-                    store.account_name,
-                    store.container_name,
+                    container.account_name,
+                    container.container_name,
                     blob.name,
-                    account_key=key,
+                    account_key=self._key,
                     permission=BlobSasPermissions(read=True),
                     expiry=expiry,
                 )
             else:
-                sas = sas_token.lstrip("?")
-            files[name] = f"{account_url}/{store.container_name}/{quote(blob.name)}?{sas}"
-    return files
+                sas = (self._sas or "").lstrip("?")
+            files[name] = f"{self._base}/{quote(blob.name)}?{sas}"
+        return files
+
+    def _logs(self) -> Iterator[tuple[str, Any]]:
+        prefix = f"{self.folder}/"
+        for blob in self.container.list_blobs(name_starts_with=prefix + self.logs_under):
+            name = blob.name[len(prefix) :]
+            if name.startswith(LOG_FOLDERS):
+                yield name, blob
+
+    def close(self) -> None:
+        self.container.close()
+
+    def __enter__(self) -> LogFolder:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
