@@ -108,8 +108,16 @@ class WizardStep(Screen[None]):
         self.query_one(WhyPanel).update(self.why(spec))
 
     def show_error(self, message: str | None, field: str | None = None) -> None:
+        message = in_form_words(message) if message is not None else None
         self.query_one("#error", Static).update(message or "")
         self.can_advance = message is None
+        if message is not None:
+            # The explanation is in the numbers of the last valid answer: showing it beside an
+            # invalid one would explain a job the user no longer asked for.
+            self.query_one(WhyPanel).update(
+                f"**Not valid yet.** {message}\n\nThe explanation comes back, in your "
+                "numbers, once the field is fixed."
+            )
         for widget in self.query(".field"):
             widget.set_class(field is not None and widget.id == _widget_id(field), "-invalid")
 
@@ -148,6 +156,34 @@ def labelled(label: str, widget: Widget, hint: str = "") -> Horizontal:
     if hint:
         children.append(Static(hint, classes="field-hint"))
     return Horizontal(*children, classes="field-row")
+
+
+FIELD_LABELS = {
+    "gpus_per_node": "GPUs per node",
+    "parameter_servers": "Parameter servers",
+    "sku": "VM size",
+    "code": "Code folder",
+    "shm_size": "Shared memory",
+    "compute": "Compute cluster",
+    "display_name": "Display name",
+    "zero_stage": "ZeRO stage",
+    "deepspeed_config": "DeepSpeed config",
+    "ds_micro_batch": "Micro batch/GPU",
+    "ds_grad_accum": "Grad. accumulation",
+    "ds_offload": "Offload",
+    "ds_precision": "Precision",
+}
+"""The model's field names (what `--set` takes) as the form labels them."""
+
+
+def in_form_words(message: str) -> str:
+    """A model message that starts `field: …` with the field named as the form names it."""
+    field, sep, rest = message.partition(": ")
+    if not sep or " " in field:
+        return message
+    name, dot, key = field.partition(".")
+    label = FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+    return f"{label}{' ' + key if dot else ''}: {rest}"
 
 
 def _widget_id(field: str) -> str:

@@ -71,13 +71,20 @@ class ResourcesStep(WizardStep):
         resource_warnings = [w for w in p.warnings if w.startswith(("sku:", "launch:"))]
         self.query_one("#warnings", Static).update("\n".join(f"⚠ {w}" for w in resource_warnings))
 
+    def show_error(self, message: str | None, field: str | None = None) -> None:
+        super().show_error(message, field)
+        if message is not None:  # the counts would be those of the last valid answer
+            self.query_one("#world", Static).update(
+                f"{LABELS.get(_wid(field), 'A field')} is not valid yet: no totals"
+            )
+
     def on_input_changed(self, event: Input.Changed) -> None:
         field = FIELDS.get(event.input.id or "")
         if field is None:
             return
         event.stop()
         if not event.value.strip():
-            self.show_error(f"{field}: enter a number", field)
+            self.show_error(f"{field}: enter a number", field)  # labelled by show_error
             return
         if self.apply(**{field: event.value}):
             self._show_plan(self.app.spec)
@@ -121,3 +128,7 @@ class ResourcesStep(WizardStep):
             "faster than Ethernet. Sizes with an `r` in the name have it."
         )
         return text
+
+
+def _wid(field: str | None) -> str:
+    return (field or "").split(".")[0].replace("_", "-")

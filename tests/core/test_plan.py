@@ -275,3 +275,16 @@ def test_an_env_var_that_looks_like_a_secret_is_flagged():
     p = plan(JobSpec(env={"WANDB_API_KEY": "abc", "NCCL_DEBUG": "INFO"}))
     flagged = [w for w in p.warnings if "looks like a secret" in w]
     assert len(flagged) == 1 and flagged[0].startswith("env.WANDB_API_KEY:")
+
+
+def test_fewer_gpus_per_node_than_the_size_has_warns_of_paid_idle_gpus():
+    p = plan(JobSpec(nodes=2, gpus_per_node=2, sku="Standard_ND96asr_v4"))
+    idle = [w for w in p.warnings if "paid for and idle" in w]
+    assert idle == [
+        "sku: 2 of Standard_ND96asr_v4's 8 GPUs per node run a rank; the other 6 are paid for "
+        "and idle (12 across 2 nodes). Set GPUs per node to 8."
+    ]
+    one = plan(JobSpec(nodes=1, gpus_per_node=2, sku="Standard_ND96asr_v4"))
+    assert any("choose Standard_NC48ads_A100_v4 (2 GPUs)" in w for w in one.warnings)
+    full = plan(JobSpec(nodes=2, gpus_per_node=8, sku="Standard_ND96asr_v4"))
+    assert not any("idle" in w for w in full.warnings)

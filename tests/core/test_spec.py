@@ -22,8 +22,8 @@ def problem(**fields) -> tuple[str, str]:
         ({"gpus_per_node": 0}, "gpus_per_node", "at least 1"),
         ({"gpus_per_node": 16}, "gpus_per_node", "Standard_ND96asr_v4 has 8 GPUs per node"),
         ({"sku": "Standard_NC24ads_A100_v4", "gpus_per_node": 2}, "gpus_per_node", "1 GPU per"),
-        ({"framework": "tensorflow"}, "launch", "choose per_node"),
-        ({"framework": "horovod", "launch": "per_node"}, "launch", "choose per_process"),
+        ({"framework": "tensorflow"}, "launch", "choose per-node launch"),
+        ({"framework": "horovod", "launch": "per_node"}, "launch", "choose per-process launch"),
         ({"env": {"1BAD": "x"}}, "env.1BAD", "not a valid variable name"),
         ({"env": {"MY-VAR": "x"}}, "env.MY-VAR", "letters, digits and _"),
         ({"shm_size": "16GB"}, "shm_size", "like 16g"),
@@ -122,3 +122,19 @@ def test_switching_framework_keeps_the_spec_valid(start, framework, launch):
     assert (spec.framework, spec.launch) == (framework, launch)
     assert spec.parameter_servers == 0 or framework == "tensorflow"
     assert spec.zero_stage is None or framework == "deepspeed"
+
+
+@pytest.mark.parametrize(
+    ("fields", "fix"),
+    [
+        # No listed size has more than 8 GPUs: the fix is more nodes, never a size not there.
+        ({"gpus_per_node": 9}, "for 18 GPUs use more nodes: 3 nodes × 8"),
+        ({"nodes": 1, "gpus_per_node": 9}, "for 9 GPUs use more nodes: 2 nodes × 8"),
+        # A one-GPU size asked for 2: a listed size with 2 or more exists, and is named.
+        ({"sku": "Standard_NC24ads_A100_v4", "gpus_per_node": 2}, "choose a size with 2 or more"),
+    ],
+)
+def test_too_many_gpus_for_the_size_offers_a_fix_that_exists(fields, fix):
+    _, message = problem(**fields)
+    assert "or fewer" in message and fix in message
+    assert "larger SKU" not in message

@@ -44,7 +44,7 @@ async def test_typed_batch_numbers_reach_the_config_and_review_shows_the_arithme
 
         box.value = "0"  # DeepSpeed needs at least one step: the field says so, and keeps 4
         await pilot.pause()
-        assert "ds_grad_accum" in str(app.screen.query_one("#error", Static).render())
+        assert "Grad. accumulation:" in str(app.screen.query_one("#error", Static).render())
         assert app.spec.ds_grad_accum == 4
 
         box.value = "2"

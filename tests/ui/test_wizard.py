@@ -12,6 +12,7 @@ from screens.resources import ResourcesStep
 from screens.review import ReviewStep
 from tui.core.export import job_dict
 from tui.core.presets import get_preset
+from widgets.why import WhyPanel
 
 from .conftest import make_app
 from .palette import run_from_palette
@@ -117,9 +118,15 @@ async def test_an_invalid_field_blocks_next_and_shows_the_models_message():
         screen = app.screen
         message = str(screen.query_one("#error", Static).render())
         assert message == (
-            "gpus_per_node: Standard_ND96asr_v4 has 8 GPUs per node, not 12; "
-            "choose 8 or fewer, or a larger SKU"
+            "GPUs per node: Standard_ND96asr_v4 has 8 GPUs per node, not 12; set GPUs per node "
+            "to 8 or fewer, or for 24 GPUs use more nodes: 3 nodes × 8 (no listed size has more "
+            "than 8 GPUs per node)"
         )
+        # Nothing beside the field explains the job in the numbers it no longer has.
+        why = str(screen.query_one(WhyPanel).render())
+        assert why.startswith("Not valid yet.") and "2 nodes × 8 GPUs" not in why
+        world = str(screen.query_one("#world", Static).render())
+        assert world == "GPUs per node is not valid yet: no totals"
         assert screen.check_action("next", ()) is None  # Footer key dimmed
         assert screen.query_one("#gpus-per-node").has_class("-invalid")
         await pilot.press("ctrl+n")
@@ -127,6 +134,8 @@ async def test_an_invalid_field_blocks_next_and_shows_the_models_message():
         assert app.screen is screen
         await type_into(pilot, "#gpus-per-node", "4")
         assert str(screen.query_one("#error", Static).render()) == ""
+        assert "2 nodes × 4 GPUs" in str(screen.query_one(WhyPanel).render())
+        assert "= 8 processes" in str(screen.query_one("#world", Static).render())
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert isinstance(app.screen, CodeStep)
@@ -141,7 +150,7 @@ async def test_a_missing_code_folder_blocks_next(home):
             await pilot.press("ctrl+n")
             await pilot.pause()
         await type_into(pilot, "#code", "nosuchdir")
-        assert "code: folder 'nosuchdir' does not exist" in str(
+        assert "Code folder: folder 'nosuchdir' does not exist" in str(
             app.screen.query_one("#error", Static).render()
         )
         assert app.screen.check_action("next", ()) is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tui.core.catalog import Sku
+from tui.core.catalog import Sku, skus
 from tui.core.command import launcher_for, uses_mpi
 from tui.core.plan_types import LaunchPlan, Target
 from tui.core.spec import FRAMEWORKS, JobSpec, submit_problems
@@ -44,13 +44,38 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
                 "over Ethernet, often the bottleneck; for multi-node training choose an "
                 "InfiniBand size (ND A100 v4, ND H100 v5, …)."
             )
+    idle = sku.gpus - spec.gpus_per_node if sku else 0
+    if idle > 0 and spec.framework != "tensorflow" and spec.launch != "single":
+        # TensorFlow's one task per node and a single process may drive every GPU themselves.
+        assert sku is not None
+        smaller = min(
+            (
+                s
+                for s in skus()
+                if spec.gpus_per_node <= s.gpus < sku.gpus
+                and s.vendor == sku.vendor
+                and not s.retired
+                and (s.vcpus or 0) < (sku.vcpus or 0)  # a smaller VM, not a newer, dearer one
+                and (s.nccl_can_use_infiniband or spec.nodes == 1)
+            ),
+            key=lambda s: (s.gpus, s.name),
+            default=None,
+        )
+        out.append(
+            f"sku: {spec.gpus_per_node} of {sku.name}'s {sku.gpus} GPUs per node run a rank; "
+            f"the other {idle} are paid for and idle ({idle * spec.nodes} across "
+            f"{spec.nodes} node{'s' if spec.nodes != 1 else ''}). Set GPUs per node to "
+            f"{sku.gpus}"
+            + (f", or choose {smaller.name} ({smaller.gpus} GPUs)." if smaller else ".")
+        )
     if sku and sku.vendor == "amd":
         out.append(f"sku: {sku.name} has AMD GPUs: use a ROCm environment; RCCL replaces NCCL.")
     if spec.framework == "lightning" and spec.launch == "per_node":
         out.append(
             "launch: Lightning started per node sees LOCAL_RANK=0 from Azure ML, so it does not "
             f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
-            "Choose per_process (Azure ML starts one process per GPU; Lightning detects them)."
+            "Choose per-process launch (Azure ML starts one process per GPU; Lightning finds "
+            "them)."
         )
     if (
         spec.launch == "per_node"

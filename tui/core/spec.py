@@ -23,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from tui.core.catalog import find_sku
+from tui.core.catalog import Sku, find_sku, skus
 
 Framework = Literal["pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"]
 LaunchMode = Literal["per_process", "per_node", "single"]
@@ -97,12 +97,12 @@ def launch_mode_problem(framework: str, launch: str) -> str | None:
     if framework == "tensorflow" and launch == "per_process":
         return (
             "TensorFlow runs one task per node that drives all of that node's GPUs "
-            "(TF_CONFIG names nodes, not GPUs); choose per_node"
+            "(TF_CONFIG names nodes, not GPUs); choose per-node launch"
         )
     if framework == "horovod" and launch == "per_node":
         return (
             "Horovod needs one MPI rank per GPU, and Azure ML's mpirun is the launcher; "
-            "one rank per node would leave all but one GPU idle; choose per_process"
+            "one rank per node would leave all but one GPU idle; choose per-process launch"
         )
     return None
 
@@ -266,11 +266,7 @@ class JobSpec(BaseModel):
             )
         sku = find_sku(self.sku) if self.sku else None
         if sku and self.gpus_per_node > sku.gpus:
-            raise _rule(
-                "gpus_per_node",
-                f"{sku.name} has {sku.gpus} GPU{'s' if sku.gpus != 1 else ''} per node, "
-                f"not {self.gpus_per_node}; choose {sku.gpus} or fewer, or a larger SKU",
-            )
+            raise _rule("gpus_per_node", _too_many_gpus(sku, self.nodes, self.gpus_per_node))
         if self.parameter_servers and self.framework != "tensorflow":
             raise _rule(
                 "parameter_servers",
@@ -411,6 +407,27 @@ def parse_args(text: str) -> tuple[str, ...]:
         return tuple(shlex.split(text))
     except ValueError as err:
         raise ValueError(f"args: {err}; close the quote or escape it with \\") from None
+
+
+def _too_many_gpus(sku: Sku, nodes: int, gpus: int) -> str:
+    """Why `gpus` per node does not fit `sku`, and a fix that exists in the table."""
+    plural = "s" if sku.gpus != 1 else ""
+    bigger = sorted(
+        (s for s in skus() if s.gpus >= gpus and not s.retired and s.vendor == sku.vendor),
+        key=lambda s: (s.gpus, s.name),
+    )
+    total = nodes * gpus
+    more_nodes = -(-total // sku.gpus)  # ceiling: enough nodes for as many GPUs or more
+    fixes = [f"set GPUs per node to {sku.gpus} or fewer"]
+    if bigger:
+        fixes.append(f"choose a size with {gpus} or more GPUs such as {bigger[0].name}")
+    else:
+        most = max(s.gpus for s in skus())
+        fixes.append(
+            f"for {total} GPUs use more nodes: {more_nodes} node{'s' if more_nodes != 1 else ''}"
+            f" × {sku.gpus} (no listed size has more than {most} GPUs per node)"
+        )
+    return f"{sku.name} has {sku.gpus} GPU{plural} per node, not {gpus}; " + ", or ".join(fixes)
 
 
 def friendly(err: ValidationError | ValueError) -> str:
