@@ -155,15 +155,17 @@ def test_deepspeed_refuses_a_train_batch_size_that_is_not_micro_x_accum_x_world(
     code = tmp_path / "code"
     code.mkdir()
     shutil.copy(SAMPLES / "train_deepspeed.py", code)
-    config = json.loads((SAMPLES / "ds_config.json").read_text()) | {"train_batch_size": 16}
+    config = json.loads((SAMPLES / "ds_config.json").read_text()) | {"train_batch_size": 24}
     (code / "ds_config.json").write_text(json.dumps(config))
-    p = local_plan(preset_here("deepspeed", code=str(code)))
+    # One node × 2 processes: DeepSpeed checks the arithmetic at initialize on every rank; two
+    # ranks show it as well as four at half the start-up (each rank imports DeepSpeed).
+    p = local_plan(preset_here("deepspeed", code=str(code), nodes=1))
     # The review warned before anything ran.
-    assert "train_batch_size is 16" in " ".join(user_config_problems(p.spec, p.world_size))
+    assert "train_batch_size is 24" in " ".join(user_config_problems(p.spec, p.world_size))
     status, _ = run(backend, p, JobState.FAILED)
     assert (
         "AssertionError: Check batch related parameters. train_batch_size is not equal to "
-        "micro_batch_per_gpu * gradient_acc_step * world_size 16 != 8 * 1 * 4"
+        "micro_batch_per_gpu * gradient_acc_step * world_size 24 != 8 * 1 * 2"
     ) in "\n".join(status.last_lines)
 
 

@@ -58,6 +58,7 @@ TAIL_BYTES = 4096
 TAIL_SCAN_RANKS = 16
 """A failure that names no log: how many rank logs are scanned for the first traceback."""
 _RUNNING = {"Running", "Finalizing", "CancelRequested", "NotResponding", "Starting"}
+_ENDED = {"Completed", "Failed", "Canceled"}
 _SDK_REFUSALS = {"ValidationException", "ValidationError", "UserErrorException", "MlException"}
 
 
@@ -251,9 +252,10 @@ class AzureMLBackend:
             entity = ml.jobs.get(job.name)
         details = self._details(job.name)
         files = dict(getattr(details, "log_files", None) or {})
-        if rank_logs(files) or (files and getattr(details, "status", None) not in _RUNNING):
-            # log_sources() right after needs no new call (a running job's listing without
-            # user logs is not kept: `_log_files` adds the datastore's)
+        if rank_logs(files) or (files and getattr(details, "status", None) in _ENDED):
+            # log_sources() right after needs no new call. A listing without rank logs is kept
+            # only once the job has ended: while it is starting or running `_log_files` adds the
+            # datastore's (a Preparing job's listing, seeded, hid them for a second)
             self._run_logs(job.name).seed(files)
         error = _run_error(details)
         state, _ = job_state(azure_status(entity))
