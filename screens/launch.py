@@ -123,9 +123,10 @@ class LaunchStep(WizardStep):
             text += (
                 f"**Per-node**: Azure ML starts one process per node "
                 f"(`process_count_per_instance = 1`): `{launcher}`, which starts {g} workers. "
-                f"The command passes it $NODE_RANK, $MASTER_ADDR, $MASTER_PORT and the node "
-                f"count ({n}), which Azure ML does not set. Use it for launcher features "
-                "(restarts, failure summaries) or a script already written for it.\n\n"
+                "The command passes it $NODE_RANK, $MASTER_ADDR and $MASTER_PORT, which Azure "
+                f"ML sets on each node, and the node count ({n}), which Azure ML does not set. "
+                "Use it for launcher features (restarts, failure summaries) or a script "
+                "already written for it.\n\n"
             )
         else:
             text += (
