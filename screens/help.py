@@ -7,22 +7,14 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown
 
 HELP = """\
 # dtrain-tui help
 
-## Keys
-| key | does |
-|---|---|
-| `ctrl+n` | Next step (Submit on Review) |
-| `escape` | Back (every answer is kept) |
-| `tab` / `shift+tab` | move between fields |
-| `ctrl+p` | command palette: presets, export, jump to a step, theme |
-| `F1` | this help |
-| Review: `p` `x` `y` `t` | save preset, export, copy the tab, plan for Azure / this machine |
-| `ctrl+q` | quit |
+## Keys on this screen
+{keys}
 
 ## Glossary
 - **Node**: one VM of the cluster (`instance_count` nodes).
@@ -45,8 +37,32 @@ Press `escape` to close.
 """
 
 
+_SKIP = {"tab", "shift+tab", "ctrl+c", "ctrl+q", "f1"}
+"""Keys every screen has (moving focus, copy, quit, this help): listed once, after the rest."""
+
+
+def keys_of(screen: Screen) -> list[tuple[str, str]]:
+    """Every key `screen` answers now — shown in the footer or not — with what it does."""
+    out: dict[str, str] = {}
+    for key, active in screen.active_bindings.items():
+        binding = active.binding
+        if key in _SKIP or binding.system or not active.enabled:
+            continue
+        does = binding.description or binding.action.split("(")[0].replace("_", " ")
+        out.setdefault(screen.app.get_key_display(binding), does)
+    out |= {"tab / shift+tab": "move between fields", "ctrl+q": "quit", "F1": "this help"}
+    return list(out.items())
+
+
+def help_text(keys: list[tuple[str, str]]) -> str:
+    table = "| key | does |\n|---|---|\n" + "\n".join(
+        f"| `{key.replace('|', '/')}` | {does} |" for key, does in keys
+    )
+    return HELP.format(keys=table)
+
+
 class HelpScreen(ModalScreen[None]):
-    """Keys and glossary."""
+    """The keys of the screen it was opened from, and the glossary."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -56,6 +72,11 @@ class HelpScreen(ModalScreen[None]):
     """
     BINDINGS: ClassVar = [Binding("escape,f1,q", "dismiss", "Close")]
 
+    def __init__(self, keys: list[tuple[str, str]]) -> None:
+        super().__init__()
+        self.keys = keys
+        """What the F1 was pressed on answers: (key as the footer shows it, what it does)."""
+
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(HELP)
+            yield Markdown(help_text(self.keys))

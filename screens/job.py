@@ -48,6 +48,8 @@ SOURCES_EVERY = 10
 JUMP_TRIES = 50
 """Refreshes to wait for the jump to a failure's first error to show (each one tries again)."""
 _RANK = Binding.Group("Rank", compact=True)
+_MATCH = Binding.Group("Match", compact=True)
+_ERROR = Binding.Group("Error", compact=True)
 _STATE_COLOR = {
     JobState.QUEUED: "$text-muted",
     JobState.STARTING: "$warning",
@@ -84,11 +86,11 @@ class JobScreen(Screen[None]):
         Binding("escape", "back", "Back"),
         Binding("f", "toggle_follow", "Follow"),
         Binding("slash", "ask('search')", "Search"),
-        Binding("n", "next_match(True)", "Next match", show=False),
-        Binding("N", "next_match(False)", "Previous match", show=False),
+        Binding("n", "next_match(True)", "Next match", group=_MATCH),
+        Binding("N", "next_match(False)", "Previous match", group=_MATCH),
         Binding("ampersand", "ask('filter')", "Filter"),
-        Binding("e", "next_error(True)", "Error"),
-        Binding("E", "next_error(False)", "Previous error", show=False),
+        Binding("e", "next_error(True)", "Next error", group=_ERROR),
+        Binding("E", "next_error(False)", "Previous error", group=_ERROR),
         Binding("left_square_bracket", "step_rank(-1)", "Previous rank", group=_RANK),
         Binding("right_square_bracket", "step_rank(1)", "Next rank", group=_RANK),
         Binding("l", "pick_log", "Logs"),
@@ -261,7 +263,10 @@ class JobScreen(Screen[None]):
         if status is None:
             parts.append("[$text-muted]asking for the status…[/]")
         else:
-            state = f"[{_STATE_COLOR[status.state]}]{status.state.value}[/]"
+            shown = status.state
+            if shown in (JobState.QUEUED, JobState.STARTING) and self._log_has_data():
+                shown = JobState.RUNNING  # its processes write logs: the backend lags behind
+            state = f"[{_STATE_COLOR[shown]}]{shown.value}[/]"
             elapsed = status.duration
             if elapsed is None and status.created_at is not None:
                 created = status.created_at
@@ -277,6 +282,9 @@ class JobScreen(Screen[None]):
             parts.append(f"[$error]{escape(self._problem)}[/]")
         return " · ".join(parts) + "\n" + self._log_text()
 
+    def _log_has_data(self) -> bool:
+        return self.follower is not None and self.follower.state.bytes_received > 0
+
     def _log_text(self) -> str:
         if self.log_name is None:
             return "[$text-muted]waiting for the job's logs…[/]"
@@ -287,7 +295,8 @@ class JobScreen(Screen[None]):
             f"{_size(state.bytes_received)} · {state.lines:,} lines",
         ]
         age = state.seconds_since_data()
-        if age is not None:
+        if age is not None and not (self.status is not None and self.status.is_terminal):
+            # An ended job's log gets no more data: how long ago it was read says nothing.
             parts.append(f"data {_ago(age)} ago")
         parts.append(_phase(state))
         if state.rewrites:
@@ -322,7 +331,14 @@ class JobScreen(Screen[None]):
         self.log_name = name
         self._generation += 1
         self.follower = LogFollower(source, done=self._done, timing=self.timing)
-        self.query_one(LogView).clear()
+        view = self.query_one(LogView)
+        search, only = view.search_query, view.filter_query
+        view.clear()
+        # The same question of the next rank's log: the search and filter carry over.
+        if search:
+            view.search(search)
+        if only:
+            view.set_filter(only)
         self.metrics.reset()
         self._follow(self.follower, self._generation)
         self.show_status()

@@ -48,7 +48,10 @@ class ResourcesStep(WizardStep):
     def sync(self) -> None:
         super().sync()
         spec = self.app.spec
-        self.query_one("#parameter-servers").parent.display = spec.framework == "tensorflow"
+        tf = spec.framework == "tensorflow"
+        self.query_one("#parameter-servers").parent.display = tf
+        # TensorFlow counts tasks: the nodes field is its workers, and each ps task adds a node.
+        self.query_one("#nodes").parent.query_one(Label).update("Workers" if tf else "Nodes")
         for wid, field in FIELDS.items():
             box = self.query_one(f"#{wid}", Input)
             if box.value != str(getattr(spec, field)) and "-invalid" not in box.classes:
@@ -59,8 +62,9 @@ class ResourcesStep(WizardStep):
         p = plan(spec)
         if spec.framework == "tensorflow":
             world = (
-                f"instance_count = {spec.nodes} workers + {spec.parameter_servers} ps = "
-                f"{p.instance_count} nodes"
+                f"{spec.nodes} worker{'s' if spec.nodes != 1 else ''} + "
+                f"{spec.parameter_servers} ps = {p.instance_count} tasks, one per node: "
+                f"instance_count = {p.instance_count}"
             )
         else:
             world = (
@@ -106,12 +110,26 @@ class ResourcesStep(WizardStep):
     def why(self, spec: JobSpec) -> str:
         sku = find_sku(spec.sku)
         n, g = spec.nodes, spec.gpus_per_node
-        text = (
-            f"**{n} node{'s' if n != 1 else ''} × {g} GPU{'s' if g != 1 else ''}.** "
-            "Data parallelism scales the batch: each step processes "
-            f"{n * g}× one GPU's batch. Fill a node's GPUs before adding nodes — GPUs in one "
-            "node talk over NVLink, nodes over the network.\n\n"
-        )
+        if spec.framework == "tensorflow":
+            ps = spec.parameter_servers
+            text = (
+                f"**{n} worker{'s' if n != 1 else ''} + {ps} ps = {n + ps} nodes.** TensorFlow "
+                "runs one task per node: each worker task drives all its node's GPUs, and each "
+                "parameter server (ps) task is a node of its own that holds variables"
+                + (
+                    ", so it adds a node to the job."
+                    if ps
+                    else "; with 0 ps the workers all-reduce (MultiWorkerMirroredStrategy)."
+                )
+                + "\n\n"
+            )
+        else:
+            text = (
+                f"**{n} node{'s' if n != 1 else ''} × {g} GPU{'s' if g != 1 else ''}.** "
+                "Data parallelism scales the batch: each step processes "
+                f"{n * g}× one GPU's batch. Fill a node's GPUs before adding nodes — GPUs in "
+                "one node talk over NVLink, nodes over the network.\n\n"
+            )
         if sku:
             text += (
                 f"**{sku.name}** ({sku.family}): {sku.gpus}× {sku.gpu_model}, interconnect "

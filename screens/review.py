@@ -20,6 +20,7 @@ from tui.core.plan import LaunchPlan, Origin
 from tui.core.sdk import to_python
 from widgets.env_table import EnvTable, origin_colors
 from widgets.topology import Topology
+from widgets.why import code_style, explained
 
 # tab id -> (title, the step its Edit button opens, caption)
 TABS = {
@@ -32,6 +33,7 @@ TABS = {
     "tab-sdk": ("Python SDK", 3, "azure-ai-ml code that builds the same job."),
 }
 STEP_TITLES = ("Framework", "Launch", "Resources", "Code & env")
+_TAB = Binding.Group("Tab", compact=True)
 
 
 def _syntax(text: str, lexer: str, dark: bool = True) -> Syntax:
@@ -51,6 +53,8 @@ class ReviewStep(WizardStep):
         Binding("x", "export", "Export"),
         Binding("y", "copy", "Copy"),
         Binding("t", "toggle_target", "Azure/local"),
+        Binding("left_square_bracket", "step_tab(-1)", "Previous tab", group=_TAB),
+        Binding("right_square_bracket", "step_tab(1)", "Next tab", group=_TAB),
     ]
 
     shown: dict[str, str]
@@ -62,7 +66,7 @@ class ReviewStep(WizardStep):
             for tab_id, (title, step, caption) in TABS.items():
                 with TabPane(title, id=tab_id):
                     with Horizontal(classes="edit-bar"):
-                        yield Static(caption, classes="tab-caption", markup=False)
+                        yield Static(explained(caption), classes="tab-caption")
                         yield Button(
                             f"Edit {STEP_TITLES[step]}",
                             id=f"edit-{tab_id}",
@@ -121,7 +125,7 @@ class ReviewStep(WizardStep):
         if p.deepspeed_config is not None:
             why = deepspeed.explain(p.spec, p.sku, p.world_size)
             return Group(
-                *(Text(f"• {line}") for line in why),
+                *(self._said("• ", line) for line in why),
                 Text(
                     f"\nds_config.json (written into {p.spec.code or '.'} on export and "
                     "local runs)",
@@ -134,7 +138,7 @@ class ReviewStep(WizardStep):
             return Group(Text("The job's own command is used as given; it names its config."))
         parts: list = [Text(f"Your config: {path} (read, never rewritten)", style="bold")]
         problems = deepspeed.user_config_problems(p.spec, p.world_size)
-        parts += [Text(f"⚠ {problem}", style="yellow") for problem in problems]
+        parts += [self._said("⚠ ", problem, "yellow") for problem in problems]
         if not problems:
             parts.append(Text("✓ its batch sizes agree with WORLD_SIZE " + str(p.world_size)))
             parts.append(_syntax(deepspeed.render(deepspeed.read_config(path)), "json", dark))
@@ -149,12 +153,18 @@ class ReviewStep(WizardStep):
             if len(p.nodes) > 16:
                 parts.append(Text(f"… and {len(p.nodes) - 16} more nodes", style="dim"))
         parts.append(Text("\nWhy", style="bold underline"))
-        parts += [Text(f"• {line}") for line in p.explanations]
+        parts += [self._said("• ", line) for line in p.explanations]
         parts += self._before_it_runs(p)
         if p.warnings:
             parts.append(Text("\nWarnings", style="bold underline"))
-            parts += [Text(f"⚠ {w}", style="yellow") for w in p.warnings]
+            parts += [self._said("⚠ ", w, "yellow") for w in p.warnings]
         return Group(*parts)
+
+    def _said(self, lead: str, line: str, style: str = "") -> Text:
+        """One explanation, warning or finding, rendered as the Why panel renders its text."""
+        text = Text(lead, style=style)
+        text.append_text(explained(line, code_style(self.app.current_theme)))
+        return text
 
     def _before_it_runs(self, p: LaunchPlan) -> list[Text]:
         """Pre-flight for this machine (when the review shows it) and the script check."""
@@ -169,8 +179,8 @@ class ReviewStep(WizardStep):
             parts.append(Text("\nBefore it runs here", style="bold underline"))
             for f in findings:
                 mark, style = ("✗", "bold red") if f.blocking else ("⚠", "yellow")
-                parts.append(Text(f"{mark} {f.problem}", style=style))
-                parts.append(Text(f"   fix: {f.fix}"))
+                parts.append(self._said(f"{mark} ", f.problem, style))
+                parts.append(self._said("   fix: " if f.blocking else "   advice: ", f.fix))
             if not any(f.blocking for f in findings):
                 parts.append(Text("✓ nothing stops it from starting on this machine"))
         checked = script_check_text(p.spec, gpus=not local)
@@ -192,7 +202,12 @@ class ReviewStep(WizardStep):
 
     def on_env_table_highlighted(self, event: EnvTable.Highlighted) -> None:
         r = event.rank
-        detail = Text(f"rank {r.rank} · node {r.node} · local rank {r.local_rank}: ", style="bold")
+        who = (
+            f"{r.role} {r.task_index} · node {r.node}: "  # TensorFlow's words: no rank
+            if self.app.spec.framework == "tensorflow"
+            else f"rank {r.rank} · node {r.node} · local rank {r.local_rank}: "
+        )
+        detail = Text(who, style="bold")
         colors = origin_colors(self.app.current_theme)
         for v in r.env:
             detail.append(f"{v.name}", style=colors[v.origin])
@@ -206,6 +221,13 @@ class ReviewStep(WizardStep):
             self.app.goto_step(TABS[bid.removeprefix("edit-")][1])
             return
         super().on_button_pressed(event)
+
+    def action_step_tab(self, step: int) -> None:
+        """`[` / `]`: the previous or next tab (hidden tabs, TF_CONFIG or DeepSpeed, skipped)."""
+        tabs = self.query_one(TabbedContent)
+        shown = [t for t in TABS if tabs.get_tab(t).display]
+        at = shown.index(tabs.active) if tabs.active in shown else 0
+        tabs.active = shown[(at + step) % len(shown)]
 
     def action_toggle_target(self) -> None:
         self.app.review_target = "local" if self.app.review_target == "azureml" else "azureml"

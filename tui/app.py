@@ -135,9 +135,9 @@ class DtrainApp(OrderedKeys):
     # ---- actions ---------------------------------------------------------------------------
 
     def action_help(self) -> None:
-        from screens.help import HelpScreen
+        from screens.help import HelpScreen, keys_of
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(keys_of(self.screen)))
 
     def action_save_preset(self) -> None:
         from screens.dialogs import PromptScreen

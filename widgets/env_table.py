@@ -21,6 +21,18 @@ from tui.core.plan import LaunchPlan, Origin, RankPlan
 
 MAX_CELL = 28
 KEY_COLUMNS = ("rank", "node", "local")
+TF_KEY_COLUMNS = ("task", "node")
+"""TensorFlow has tasks (chief, worker, ps), one per node, and no rank: its own words."""
+
+
+def _key_columns(plan: LaunchPlan) -> tuple[str, ...]:
+    return TF_KEY_COLUMNS if plan.distribution.type == "tensorflow" else KEY_COLUMNS
+
+
+def _key_values(rank: RankPlan, plan: LaunchPlan) -> tuple[str, ...]:
+    if plan.distribution.type == "tensorflow":
+        return (f"{rank.role} {rank.task_index}", str(rank.node))
+    return (str(rank.rank), str(rank.node), str(rank.local_rank))
 
 
 def theme_style(color: str | None, **kwargs) -> Style:
@@ -83,7 +95,9 @@ class EnvTable(ScrollView, can_focus=True):
             for v in r.env:
                 width = min(MAX_CELL, max(len(v.name), len(v.value)))
                 names[v.name] = max(names.get(v.name, 0), width)
-        keys = [(k, max(len(k), len(str(len(plan.ranks))))) for k in KEY_COLUMNS]
+        widest = max(len(v) for v in _key_values(plan.ranks[-1], plan))
+        self._keys = _key_columns(plan)
+        keys = [(k, max(len(k), widest, len(str(len(plan.ranks))))) for k in self._keys]
         self._columns = keys + list(names.items())
         width = sum(w + 2 for _, w in self._columns)
         self.cursor = min(self.cursor, len(plan.ranks) - 1)
@@ -132,11 +146,9 @@ class EnvTable(ScrollView, can_focus=True):
         env = {v.name: v for v in rank.env}
         segments = [
             Segment(f"{value:<{w}}  ", base)
-            for value, (_, w) in zip(
-                (str(rank.rank), str(rank.node), str(rank.local_rank)), self._columns, strict=False
-            )
+            for value, (_, w) in zip(_key_values(rank, self._plan), self._columns, strict=False)
         ]
-        for name, w in self._columns[len(KEY_COLUMNS) :]:
+        for name, w in self._columns[len(self._keys) :]:
             var = env.get(name)
             if var is None:
                 segments.append(Segment(" " * (w + 2), base))

@@ -38,7 +38,8 @@ def _node_box(plan: LaunchPlan, node: int, primary: Style | str) -> Panel:
             body.append(f"GPU{r.local_rank}:r{r.rank} ")
         if len(ranks) > MAX_SLOTS:
             body.append(f"… r{ranks[-1].rank}")
-    title = f"node {node}" + (" · master" if node == 0 else "")
+    tf = plan.spec.framework == "tensorflow"  # TensorFlow has tasks and no master or rank
+    title = f"node {node}" + (" · master" if node == 0 and not tf else "")
     return Panel(
         body,
         title=title,
@@ -53,11 +54,21 @@ def topology(plan: LaunchPlan, primary: Style | str = "cyan") -> RenderableType:
     count = len(plan.nodes)
     shown = list(range(count)) if count <= MAX_NODES else [*range(MAX_NODES - 1), count - 1]
     boxes = [_node_box(plan, n, primary) for n in shown]
-    caption = Text(
-        f"{count} node{'s' if count != 1 else ''} · WORLD_SIZE {plan.world_size} · "
-        f"master: node 0 at {plan.target.master_addr}:{plan.target.master_port}",
-        style="bold",
-    )
+    nodes = f"{count} node{'s' if count != 1 else ''}"
+    if plan.spec.framework == "tensorflow":
+        w, ps = plan.spec.nodes, plan.spec.parameter_servers
+        caption = Text(
+            f"{nodes}, one TensorFlow task each: {w} worker{'s' if w != 1 else ''}"
+            + (f" + {ps} ps" if ps else "")
+            + " · TF_CONFIG gives every task the whole cluster",
+            style="bold",
+        )
+    else:
+        caption = Text(
+            f"{nodes} · WORLD_SIZE {plan.world_size} · "
+            f"master: node 0 at {plan.target.master_addr}:{plan.target.master_port}",
+            style="bold",
+        )
     parts: list[RenderableType] = [caption, Columns(boxes, padding=(0, 1))]
     if count > MAX_NODES:
         parts.append(

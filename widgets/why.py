@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-import re
-
-from rich.markup import escape
+from rich.style import Style
+from rich.text import Text
+from textual.color import Color
 from textual.widgets import Static
 
-_BOLD = re.compile(r"\*\*(.+?)\*\*")
-_ITALIC = re.compile(r"(?<!\*)\*(?!\*)(.+?)\*")
-_CODE = re.compile(r"`([^`]+)`")
+from tui.core.marks import spans
 
 
-def to_markup(text: str) -> str:
-    """`**bold**`, `*italic*` and `` `code` `` as Rich markup (everything else literal)."""
-    out = escape(text)
-    out = _CODE.sub(r"[b $accent]\1[/]", out)
-    out = _BOLD.sub(r"[b]\1[/b]", out)
-    return _ITALIC.sub(r"[i]\1[/i]", out)
+def explained(text: str, code: Style | str = "bold") -> Text:
+    """Explanation text with its marks as styles (never shown as `**`, `*` or backticks).
+
+    Every screen that shows explanation text renders it here, so the marks mean the same
+    everywhere; the text wraps wherever it is put.
+    """
+    styles: dict[str | None, Style | str] = {"bold": "bold", "italic": "italic", "code": code}
+    out = Text()
+    for words, mark in spans(text):
+        out.append(words, styles.get(mark, ""))
+    return out
+
+
+def code_style(theme) -> Style:
+    """How `code` looks in the current theme: bold in the accent colour."""
+    color = theme.accent or theme.primary
+    return Style(bold=True, color=Color.parse(color).rich_color if color else None)
 
 
 class WhyPanel(Static):
@@ -40,4 +49,6 @@ class WhyPanel(Static):
         self.border_title = "Why"
 
     def update(self, content: object = "", **kwargs) -> None:  # type: ignore[override]
-        super().update(to_markup(content) if isinstance(content, str) else content, **kwargs)
+        if isinstance(content, str):
+            content = explained(content, code_style(self.app.current_theme))
+        super().update(content, **kwargs)

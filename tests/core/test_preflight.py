@@ -25,9 +25,20 @@ def test_the_script_s_own_imports_decide_what_the_ranks_python_needs(tmp_path: P
     )
     spec = JobSpec(framework="horovod", code=str(tmp_path), script="train.py", sku=None)
     assert needed_modules(local(spec)) == ["tensorflow", "horovod"]
-    # The samples need no framework beyond what the launcher needs.
+    # Each framework's rehearsal runs its own example, which imports the framework.
     tf = for_this_machine(JobSpec(framework="tensorflow", launch="per_node"), tmp_path / "none")
-    assert needed_modules(local(tf)) == []
+    assert tf.script == "train_tf_mwms.py"
+    assert needed_modules(local(tf)) == ["tensorflow"]
+    ps = JobSpec(framework="tensorflow", launch="per_node", parameter_servers=1)
+    assert for_this_machine(ps, tmp_path / "none").script == "train_tf_ps.py"
+    for framework, script in [
+        ("lightning", "train_lightning.py"),
+        ("huggingface", "train_hf.py"),
+        ("deepspeed", "train_deepspeed.py"),
+        ("horovod", "train_horovod.py"),
+    ]:
+        here = for_this_machine(JobSpec(framework=framework), tmp_path / "none")
+        assert here.script == script, framework
     torchrun = for_this_machine(get_preset("pytorch-torchrun").spec)
     assert needed_modules(local(torchrun)) == ["torch"]
     assert imported_modules("def broken(:\n") is None

@@ -232,7 +232,12 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CliError(
             f"{out}: cannot write it ({why(err)}); the old file, if any, is unchanged"
         ) from None
-    print(f"wrote {out} ({args.format}: {p.instance_count} nodes, WORLD_SIZE {p.world_size})")
+    shape = (
+        f"{p.spec.nodes} workers + {p.spec.parameter_servers} ps"  # TensorFlow has no WORLD_SIZE
+        if p.spec.framework == "tensorflow"
+        else f"WORLD_SIZE {p.world_size}"
+    )
+    print(f"wrote {out} ({args.format}: {p.instance_count} nodes, {shape})")
     if ds_path is not None:
         print(f"wrote {ds_path} (the DeepSpeed config the command reads)")
     for w in p.warnings:

@@ -14,6 +14,7 @@ from rich.syntax import Syntax
 from rich.text import Text
 
 from tui.cli.terminal import VisibleWriter, visible
+from tui.core.marks import spans
 from tui.core.plan import EnvVar, LaunchPlan, Origin, describe
 
 Clean = Callable[[str], str]
@@ -73,11 +74,22 @@ def _heading(text: str, clean: Clean = _same) -> Out:
     return out
 
 
+_MARK_STYLE = {"bold": "bold", "italic": "italic", "code": "bold cyan"}
+
+
+def _said(out: Out, line: str, clean: Clean, style: str = "") -> None:
+    """An explanation or warning with its marks as styles (plain words when piped)."""
+    for words, mark in spans(line):
+        out.append(clean(words), style=" ".join(filter(None, (style, _MARK_STYLE.get(mark)))))
+    out.append("\n")
+
+
 def summary(p: LaunchPlan, clean: Clean = _same) -> Out:
     out = _new(clean)
     out.append(clean(describe(p)) + "\n", style="bold")
     for line in p.explanations:
-        out.append("  • " + clean(line) + "\n")
+        out.append("  • ")
+        _said(out, line, clean)
     return out
 
 
@@ -88,7 +100,7 @@ def warnings(p: LaunchPlan, clean: Clean = _same) -> Out:
         out.append("\n")
         for w in p.warnings:
             out.append("  ! ", style="bold yellow")
-            out.append(clean(w) + "\n", style="yellow")
+            _said(out, w, clean, "yellow")
     return out
 
 

@@ -206,15 +206,20 @@ def describe(p: LaunchPlan) -> str:
         )
     unit = _unit(p)
     many = "es" if unit == "process" else "s"
-    shape = (
-        f"{s.nodes} worker{'s' if s.nodes != 1 else ''}"
-        + (f" + {s.parameter_servers} ps" if s.parameter_servers else "")
-        if s.framework == "tensorflow"
-        else f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} {unit}"
-        f"{many if s.gpus_per_node != 1 else ''}"
-    )
     sku = (
         f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""
+    )
+    if s.framework == "tensorflow":  # TensorFlow's words: tasks, workers, ps; no WORLD_SIZE
+        tasks = p.instance_count
+        shape = (
+            f"{s.nodes} worker{'s' if s.nodes != 1 else ''}"
+            + (f" + {s.parameter_servers} ps" if s.parameter_servers else "")
+            + f" = {tasks} task{'s' if tasks != 1 else ''}, one per node"
+        )
+        return f"{FRAMEWORKS[s.framework]} · {shape}{',' + sku if sku else ''} · {p.target.kind}"
+    shape = (
+        f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} {unit}"
+        f"{many if s.gpus_per_node != 1 else ''}"
     )
     return (
         f"{FRAMEWORKS[s.framework]} · {s.launch.replace('_', '-')} · {shape}{sku} · "

@@ -228,10 +228,10 @@ def check_local(
     if processes > cores:
         found.append(
             Finding(
-                f"this run starts {processes} processes on {cores} CPU core"
-                f"{'s' if cores != 1 else ''}; it works, slowly",
-                "fewer nodes or processes per node for the rehearsal "
-                f"(e.g. 2 × {max(1, cores // 2)})",
+                f"{processes} processes share {cores} CPU core{'s' if cores != 1 else ''}: "
+                "the rehearsal runs, each rank more slowly (advice, nothing is wrong)",
+                "nothing is needed; for a faster rehearsal use fewer nodes or processes per "
+                f"node (e.g. 2 × {max(1, cores // 2)})",
                 blocking=False,
             )
         )

@@ -140,15 +140,19 @@ def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Pa
     return path
 
 
-# The sample that shows each framework's launch on this machine; DeepSpeed has none (its config
-# would be written into the sample folder), so it keeps the user's script.
+# Each framework's own example in presets/scripts (the ones its shipped preset runs).
 SAMPLE_SCRIPTS = {
     "pytorch": "train_ddp.py",
-    "lightning": "train_ddp.py",
-    "huggingface": "train_ddp.py",
-    "tensorflow": "tf_config_check.py",
-    "horovod": "mpi_env_check.py",
+    "lightning": "train_lightning.py",
+    "huggingface": "train_hf.py",
+    "deepspeed": "train_deepspeed.py",
+    "tensorflow": "train_tf_mwms.py",
+    "horovod": "train_horovod.py",
 }
+TF_PS_SAMPLE = "train_tf_ps.py"
+"""TensorFlow with parameter servers runs its own example (ParameterServerStrategy)."""
+DEEPSPEED_SAMPLE_CONFIG = "ds_config.json"
+"""The DeepSpeed example's shipped config: read, never written, so the samples stay as shipped."""
 REHEARSAL = {"nodes": 2, "gpus_per_node": 2, "sku": None}
 """What "this machine" means: 2 simulated nodes × 2 processes, no VM size to cap the counts."""
 
@@ -169,8 +173,12 @@ def for_this_machine(spec: JobSpec, base: Path | None = None) -> JobSpec:
     script when the spec's own script is not on this machine."""
     changes: dict[str, Any] = dict(REHEARSAL)
     sample = SAMPLE_SCRIPTS.get(spec.framework)
+    if spec.framework == "tensorflow" and spec.parameter_servers:
+        sample = TF_PS_SAMPLE
     if sample and not runs_here(spec, base):
         changes |= {"code": str(samples_dir()), "script": sample, "command": None}
+        if spec.framework == "deepspeed":
+            changes |= {"deepspeed_config": DEEPSPEED_SAMPLE_CONFIG, "zero_stage": None}
         if spec.framework == "huggingface":
             changes["hf_launcher"] = "torchrun"  # accelerate is not needed to show the launch
         if sample == "train_ddp.py" and not spec.args:
