@@ -16,6 +16,8 @@ from widgets.deepspeed_form import DeepSpeedForm
 from widgets.env_editor import EnvEditor
 
 CUSTOM = "__custom__"
+INLINE = "__inline__"
+"""The inline environment a job file defined (image, build, conda file): kept unless replaced."""
 # input id -> (spec field, empty means None)
 TEXT_FIELDS = {
     "code": ("code", True),
@@ -37,8 +39,15 @@ class CodeStep(WizardStep):
 
     STEP = 3
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._inline: dict[str, Any] | None = None
+        """The job file's inline environment, so choosing it again after another restores it."""
+
     def form(self) -> ComposeResult:
         spec = self.app.spec
+        if isinstance(spec.environment, dict):
+            self._inline = spec.environment
 
         def box(wid: str, value: object, placeholder: str = "") -> Input:
             return Input(
@@ -90,26 +99,33 @@ class CodeStep(WizardStep):
         super().sync()
         spec = self.app.spec
         select = self.query_one("#environment", Select)
-        curated = environments(spec.framework)
+        if isinstance(spec.environment, dict):
+            self._inline = spec.environment
         select.set_options(self._env_options(spec))
-        current = spec.environment if isinstance(spec.environment, str) else None
-        ids = {e.id for e in curated}
-        if current is None or current in ids:
-            select.value = current or curated[0].id
-            self.query_one("#environment-custom").parent.display = False
-        else:
-            select.value = CUSTOM
-            custom = self.query_one("#environment-custom", Input)
-            custom.parent.display = True
-            custom.value = current
+        select.value = self._shown(spec)
+        custom = self.query_one("#environment-custom", Input)
+        custom.parent.display = select.value == CUSTOM
+        if select.value == CUSTOM:
+            custom.value = str(spec.environment)
         self.query_one(EnvEditor).set_env(spec.env)
         self._offer_nccl(spec)
         self._show_deepspeed(spec)
         self._check_paths(spec)
 
     @staticmethod
-    def _env_options(spec: JobSpec) -> list[tuple[str, str]]:
-        return [(e.title, e.id) for e in environments(spec.framework)] + [("Custom…", CUSTOM)]
+    def _shown(spec: JobSpec) -> str:
+        """The choice in the Environment list that stands for `spec.environment`."""
+        curated = [e.id for e in environments(spec.framework)]
+        if isinstance(spec.environment, dict):
+            return INLINE
+        if spec.environment is None or spec.environment in curated:
+            return spec.environment or curated[0]
+        return CUSTOM
+
+    def _env_options(self, spec: JobSpec) -> list[tuple[str, str]]:
+        inline = [("Inline, as your job file defines it", INLINE)] if self._inline else []
+        curated = [(e.title, e.id) for e in environments(spec.framework)]
+        return inline + curated + [("Custom…", CUSTOM)]
 
     def _offer_nccl(self, spec: JobSpec) -> None:
         missing = {k: v for k, v in suggested_env(find_sku(spec.sku)).items() if k not in spec.env}
@@ -170,11 +186,15 @@ class CodeStep(WizardStep):
         if event.select.id != "environment":
             return
         event.stop()
+        if event.value != event.select.value or event.value == self._shown(self.app.spec):
+            return  # set by sync() since, or what the spec already holds: nothing chosen
         custom = self.query_one("#environment-custom", Input)
         custom.parent.display = event.value == CUSTOM
         if event.value == CUSTOM:
             custom.focus()
-        elif event.value != self.app.spec.environment and event.value is not Select.BLANK:
+        elif event.value == INLINE:
+            self.apply(environment=self._inline)
+        elif event.value is not Select.BLANK:
             default = environments(self.app.spec.framework)[0].id
             self.apply(environment=None if event.value == default else event.value)
 

@@ -9,6 +9,7 @@ from textual.widgets import Label, RadioButton, RadioSet, Static
 
 from screens.base import WizardStep
 from tui.core.plan import launcher_for, plan
+from tui.core.plan_types import Origin
 from tui.core.spec import JobSpec, launch_mode_problem
 
 MODES = {
@@ -16,6 +17,9 @@ MODES = {
     "per_node": "Per-node: your launcher starts the processes on each node",
     "single": "Not distributed: Azure ML starts one process per node",
 }
+
+INIT = {"horovod": "`hvd.init()`", "tensorflow": "`MultiWorkerMirroredStrategy()`"}
+"""How a framework's script picks up the variables, where it is not `init_process_group()`."""
 
 
 def diagram(spec: JobSpec) -> Text:
@@ -139,4 +143,32 @@ class LaunchStep(WizardStep):
                 "TensorFlow runs **one task per node**; Azure ML writes TF_CONFIG on each "
                 "node. That is why per-process does not apply."
             )
+        if spec.launch == "single":
+            text = single_why(spec) + "\n\n" + text
         return text
+
+
+def single_why(spec: JobSpec) -> str:
+    """What a job without a distribution runs now, and what choosing a mode would change."""
+    kept = (spec.as_written.get("distribution") or {}).get("type")
+    where = f"each of the {spec.nodes} nodes" if spec.nodes > 1 else "its node"
+    now = (
+        f"your file's `distribution: {kept}` is kept as written; dtrain-tui does not model it"
+        if kept
+        else "your job has no `distribution:`"
+    )
+    modes = [m for m in ("per_process", "per_node") if not launch_mode_problem(spec.framework, m)]
+    p = plan(spec.with_changes(launch=modes[0]))
+    shown = ", ".join(f"{k}: {v}" for k, v in p.distribution.as_yaml().items())
+    names = [v.name for v in p.ranks[0].env if v.origin in (Origin.AZUREML, Origin.OPENMPI)]
+    return (
+        f"**Not distributed** ({now}): Azure ML starts one process on {where} and sets no "
+        "rank variables; your command runs as written.\n\n"
+        f"**To make it distributed**, choose "
+        + " or ".join(MODES[m].split(":")[0].lower() for m in modes)
+        + f": the job gains `distribution: {{{shown}}}`"
+        + (f" in place of `{kept}`" if kept else "")
+        + f" and every process gets {', '.join(names)}. Your script must use them "
+        f"({INIT.get(spec.framework, '`init_process_group()`')}) or each process trains alone. "
+        "The Resources step sets the processes per node; the command stays as you wrote it."
+    )
