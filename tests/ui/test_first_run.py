@@ -43,7 +43,7 @@ async def test_this_machine_keeps_a_script_that_is_here_and_drops_the_vm_size(ho
         (home / "train.py").unlink()  # a framework switched to later gets its sample
         await pilot.press("down", "enter")  # Lightning
         await until(pilot, lambda: app.spec.framework == "lightning", "Lightning")
-        assert (app.spec.code, app.spec.script) == (str(samples_dir()), "train_ddp.py")
+        assert (app.spec.code, app.spec.script) == (str(samples_dir()), "train_lightning.py")
 
 
 async def test_enter_in_the_submit_dialog_submits_to_the_target_chosen_first():
