@@ -35,10 +35,13 @@ def test_the_script_s_own_imports_decide_what_the_ranks_python_needs(tmp_path: P
         ("lightning", "train_lightning.py"),
         ("huggingface", "train_hf.py"),
         ("deepspeed", "train_deepspeed.py"),
-        ("horovod", "train_horovod.py"),
+        ("horovod", "mpi_env_check.py"),  # labelled: Horovod does not build here
     ]:
         here = for_this_machine(JobSpec(framework=framework), tmp_path / "none")
         assert here.script == script, framework
+        assert (samples_dir() / script).is_file()
+    hvd = for_this_machine(JobSpec(framework="horovod"), tmp_path / "none")
+    assert not [f for f in check_local(local(hvd)) if f.blocking]  # it starts, labelled
     torchrun = for_this_machine(get_preset("pytorch-torchrun").spec)
     assert needed_modules(local(torchrun)) == ["torch"]
     assert imported_modules("def broken(:\n") is None
