@@ -20,6 +20,7 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.geometry import Offset
 from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
@@ -152,6 +153,7 @@ class JobScreen(Screen[None]):
         self._generation = 0
         self._problem: str | None = None
         self._asking = "search"
+        self._cursor_before = Offset(0, 0)
         self.metrics = JobMetrics(self)
         self.ranks = JobRanks(self)
         """Every rank's log growth (the strip), and the doctor's diagnosis of a failure."""
@@ -457,6 +459,7 @@ class JobScreen(Screen[None]):
             query.placeholder = "show only lines containing this (empty: every line)"
             query.value = view.filter_query or ""
         self.query_one("#prompt").add_class("-shown")
+        self._cursor_before = self.app.cursor_position
         query.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -474,6 +477,10 @@ class JobScreen(Screen[None]):
     def _close_prompt(self) -> None:
         self.query_one("#prompt").remove_class("-shown")
         self.query_one(LogView).focus()
+        # The Input put the terminal's own cursor at its caret (for input methods) and leaves it
+        # there when it loses focus: in the footer once the prompt is gone, where a terminal that
+        # draws a hidden cursor anyway shows a stray block. It goes back where it was.
+        self.app.cursor_position = self._cursor_before
 
     def action_next_match(self, forward: bool) -> None:
         view = self.query_one(LogView)

@@ -4,7 +4,7 @@ ranks, an ended job shows no "data 0 s ago" (issue 12, items 13-14). Real local 
 from __future__ import annotations
 
 import pytest
-from textual.widgets import Markdown
+from textual.widgets import Input, Markdown
 
 from screens.help import HelpScreen
 from tests.backends import conftest as backends
@@ -65,3 +65,28 @@ async def test_f1_on_the_job_screen_lists_the_job_screens_keys(backend: LocalBac
         ]:
             assert f"| {key} | {does}" in keys, key
         assert "Next step" not in keys and "ctrl+n" not in keys  # the wizard's keys are not here
+
+
+@pytest.mark.parametrize("close", ["enter", "escape"])
+async def test_the_search_prompt_leaves_nothing_behind_when_it_closes(
+    backend: LocalBackend, close: str
+):
+    job = submit(backend, spec(SCRIPTS, "ranks.py", "--seconds", "0.5"))
+    async with make_app().run_test(size=(120, 30)) as pilot:
+        screen = await open_job(pilot, backend, job)
+        view = screen.query_one(LogView)
+        await until(pilot, lambda: finished_reading(screen), "the job ends")
+        cursor_before = pilot.app.cursor_position
+
+        await pilot.press("slash")
+        await pilot.pause()
+        prompt, query = screen.query_one("#prompt"), screen.query_one("#query", Input)
+        assert prompt.display and query.has_focus
+        await pilot.press(*"done", close)
+        await pilot.pause()
+
+        assert not prompt.display and query.region.area == 0  # nothing of it is drawn
+        assert view.has_focus and not query.has_focus
+        # The terminal's cursor is not left parked where the prompt's caret was.
+        assert pilot.app.cursor_position == cursor_before
+        assert view.region.bottom == screen.query_one("Footer").region.y  # the log has its row back
