@@ -164,3 +164,14 @@ def test_what_azure_ml_would_refuse_is_a_warning_until_submit():
     assert job_dict(tf)["resources"]["instance_count"] == 2  # exported as written
     placeholder = plan(_spec(_job("Bert-Pretrain/AML-DeepSpeed-submit.yml")))
     assert any("is a placeholder" in w for w in placeholder.warnings)
+
+
+def test_a_distribution_type_azure_ml_refuses_is_kept_and_warned_about():
+    path = _job("dist_job_pytorch_torch_distributed.yml")
+    p = plan(_spec(path))
+    assert job_dict(p)["distribution"] == _data(path)["distribution"]  # still as written
+    [warning] = [w for w in p.warnings if w.startswith("distribution.type:")]
+    assert "'torch.distributed'" in warning and "refuse" in warning
+    assert "fix: write `type: pytorch`" in warning
+    ray = plan(_spec(_job("dist_job_ray_1.yml")))  # a type azure-ai-ml accepts: no warning
+    assert not [w for w in ray.warnings if w.startswith("distribution.type:")]

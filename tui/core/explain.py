@@ -20,6 +20,16 @@ _DISTRIBUTION_VARS = {
     "AZ_BATCH_MASTER_NODE",
     "TF_CONFIG",
 }
+# The distribution types azure-ai-ml 1.35 accepts (DistributionType); others fail its schema.
+_AZURE_ML_DISTRIBUTIONS = ("pytorch", "mpi", "tensorflow", "ray")
+# Older names of those types, still in files written for the v1 SDK and old CLI examples.
+_OLD_DISTRIBUTION_NAMES = {
+    "torch.distributed": "pytorch",
+    "torch_distributed": "pytorch",
+    "pytorchdistribution": "pytorch",
+    "tensorflowdistribution": "tensorflow",
+    "mpidistribution": "mpi",
+}
 
 
 def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> list[str]:
@@ -87,6 +97,7 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
             "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
             "found in your command, so each node runs a single process."
         )
+    out += _unknown_distribution(spec)
     for problem in submit_problems(spec):  # accepted here; `submit` refuses them
         out.append(f"{problem}. Submitting refuses this until it is fixed.")
     for name in sorted(n for n in spec.env if _SECRET_NAME.search(n)):
@@ -101,6 +112,23 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
             "overwritten. Remove it."
         )
     return out
+
+
+def _unknown_distribution(spec: JobSpec) -> list[str]:
+    """An imported distribution type that azure-ai-ml refuses: kept as written, and said."""
+    written = spec.as_written.get("distribution")
+    if not isinstance(written, dict):
+        return []
+    kind = str(written.get("type", ""))
+    if kind.lower() in _AZURE_ML_DISTRIBUTIONS:
+        return []
+    meant = _OLD_DISTRIBUTION_NAMES.get(kind.lower().replace(" ", ""))
+    fix = f"`type: {meant}`" if meant else "one of them"
+    return [
+        f"distribution.type: {kind!r} is kept as your file wrote it, but azure-ai-ml and "
+        f"`az ml job create` refuse it (they accept {', '.join(_AZURE_ML_DISTRIBUTIONS)}); "
+        f"fix: write {fix} in the job file."
+    ]
 
 
 def explain(
