@@ -135,8 +135,7 @@ class JobRanks:
 
     def _show_diagnosis(self) -> None:
         d = self.diagnosis
-        who = f"rank {d.rank}" if d.rank is not None else "the job"
-        text = f"[b]Doctor:[/b] {escape(who)} failed first · [b]{escape(d.cause)}[/b]"
+        text = f"[b]Doctor:[/b] {escape(d.culprit)} failed first · [b]{escape(d.cause)}[/b]"
         if d.evidence is not None:
             where = f"{d.evidence.log}:{d.evidence.line}"
             text += f"\n[$text-muted]{escape(where)}:[/] {escape(d.evidence.text.strip())}"

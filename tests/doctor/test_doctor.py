@@ -109,3 +109,50 @@ def test_cli_healthy_is_0_and_bad_input_is_2_with_one_line(tmp_path: Path, capsy
     assert main(["doctor", str(tmp_path / "missing.log")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file" in err
+
+
+AGENT_FAILED = (
+    "E1106 04:43:02.651000 26021 site-packages/torch/distributed/elastic/multiprocessing/api.py:"
+    "869] failed (exitcode: {code}) local_rank: {r} (pid: 2602{r}) of binary: /usr/bin/python"
+)
+
+
+def test_sigill_and_sigabrt_from_torchrun_are_causes_with_fixes():
+    ill = diagnose({"driver.log": "step 1\n" + AGENT_FAILED.format(code=-4, r=1)})
+    assert (ill.cause, ill.rank) == ("illegal_instruction", 1)
+    assert "AVX-512" in ill.fix and "SIGILL" in ill.paragraph()
+    abort = diagnose({"driver.log": "step 1\n" + AGENT_FAILED.format(code=-6, r=3)})
+    assert (abort.cause, abort.rank) == ("abort", 3)
+    assert "NCCL" in abort.fix and "terminate called" in abort.fix
+
+
+def test_an_abort_that_ends_an_nccl_error_is_diagnosed_as_the_nccl_error():
+    logs = rank_files(
+        {
+            0: "step 1\n",
+            1: "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1331, "
+            "unhandled cuda error\nterminate called after throwing an instance of "
+            "'c10::DistBackendError'\nAborted (core dumped)\n",
+        }
+    )
+    got = diagnose({**logs, "driver.log": AGENT_FAILED.format(code=-6, r=1)})
+    assert (got.cause, got.rank) == ("nccl_system_error", 1)
+
+
+def test_a_tensorflow_culprit_is_named_as_its_task():
+    logs = {
+        "user_logs/std_log_node_00_worker.txt": "epoch 1\n",
+        "user_logs/std_log_node_01_worker.txt": "epoch 1\nIllegal instruction (core dumped)\n",
+        "user_logs/std_log_node_00_ps.txt": "serving\n",
+    }
+    got = diagnose(logs)
+    assert (got.cause, got.rank, got.culprit) == ("illegal_instruction", 1, "worker 1")
+    assert got.paragraph().startswith("Worker 1 failed first")
+    ps = diagnose(
+        logs
+        | {
+            "user_logs/std_log_node_01_worker.txt": "epoch 1\n",
+            "user_logs/std_log_node_00_ps.txt": "Segmentation fault\n",
+        }
+    )
+    assert ps.culprit == "ps 0" and "rank" not in ps.paragraph().split("\n")[0]

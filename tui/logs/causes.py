@@ -34,6 +34,8 @@ CAUSES = (
     "user_code_error",
     "mpi_error",
     "segfault",
+    "illegal_instruction",
+    "abort",
     "tf_cluster_error",
     "unknown",
     "none",
@@ -84,6 +86,14 @@ RULES: tuple[Rule, ...] = (
         r"\bBus error\b",
         r"is killed by signal: (?:Segmentation fault|Bus error)",
         r"\bSIGSEGV\b(?! handler)",
+    ),
+    _rule(
+        "illegal_instruction",
+        ROOT,
+        r"Illegal instruction",
+        r"illegal hardware instruction",
+        r"\bSIGILL\b",
+        r"invalid opcode",
     ),
     _rule(
         "address_in_use",
@@ -212,6 +222,16 @@ RULES: tuple[Rule, ...] = (
         r"has exited due to process rank",
         r"MPI communication peer process has unexpectedly disconnected",
         r"Primary job\s+terminated normally",
+    ),
+    _rule(
+        "abort",
+        ECHO,
+        r"terminate called after throwing an instance of",
+        r"terminate called without an active exception",
+        r"^Aborted(?: \(core dumped\))?\s*$",
+        r"Fatal Python error: Aborted",
+        r"\bSIGABRT\b",
+        r"Assertion `.*' failed",
     ),
     _rule(
         "unknown",
@@ -359,6 +379,25 @@ FIXES: dict[str, str] = {
         "`PYTHONFAULTHANDLER=1` to get the Python stack "
         f"({GUIDE})."
     ),
+    "illegal_instruction": (
+        "A process died of SIGILL (illegal instruction): a binary built for a newer CPU than the "
+        "VM's, e.g. a wheel or image compiled for AVX-512 or AMX (or a source build with "
+        "`-march=native` on another machine) run on an older VM size. Install the generic build "
+        "(the official PyTorch/TensorFlow wheels, or the Azure ML curated environment) instead of "
+        "a CPU-specific one, rebuild without `-march=native`, or choose a VM size with that CPU; "
+        "`grep -o 'avx512[a-z]*\\|amx[a-z_]*' /proc/cpuinfo | sort -u` on a node shows what "
+        f"it has ({GUIDE})."
+    ),
+    "abort": (
+        "A process aborted (SIGABRT): native code called `abort()` after a failed C++ assertion "
+        "or an uncaught C++ exception (`terminate called after throwing…`); the line before it "
+        "in the same log says which. Most often NCCL, CUDA and the framework were built for "
+        "different versions (a pip-installed NCCL or CUDA library over the image's): use one "
+        "consistent build (the framework's own wheel with its bundled NCCL, or a curated Azure ML "
+        "environment), and rerun with `NCCL_DEBUG=INFO` and `PYTHONFAULTHANDLER=1` for the stack "
+        "(https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html; "
+        f"{GUIDE})."
+    ),
     "tf_cluster_error": (
         "A TensorFlow task could not reach the others (or TF_CONFIG is wrong): every task must "
         "see the same `cluster` and its own `task`; on Azure ML use the TensorFlow distribution "
@@ -373,5 +412,14 @@ FIXES: dict[str, str] = {
     "none": "Nothing failed in these logs.",
 }
 
-SIGNAL_CAUSES = {9: "host_oom_killed", 11: "segfault", 7: "segfault"}
+SIGNAL_CAUSES = {
+    9: "host_oom_killed",
+    11: "segfault",
+    7: "segfault",
+    4: "illegal_instruction",
+    6: "abort",
+}
 """What a rank killed by a signal most likely died of (SIGKILL: the OOM killer)."""
+WEAK_SIGNAL_CAUSES = {"abort"}
+"""Signals that usually end a failure another line explains (NCCL's watchdog aborts the process
+after a collective timeout): a launcher's word of them counts only when nothing else does."""

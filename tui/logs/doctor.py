@@ -39,6 +39,7 @@ from tui.logs.causes import (
     SIGNAL_CAUSES,
     TIMEOUT,
     VERDICT,
+    WEAK_SIGNAL_CAUSES,
     classify,
     exception_rule,
 )
@@ -131,6 +132,9 @@ class Diagnosis:
     evidence: Evidence | None
     fix: str
     others: tuple[Finding, ...] = ()
+    who: str | None = None
+    """The culprit in its framework's words where its log says (`worker 1`, `ps 0` for a
+    TensorFlow task); None: `rank N`."""
 
     @property
     def healthy(self) -> bool:
@@ -145,11 +149,18 @@ class Diagnosis:
             "others": [f.to_json() for f in self.others],
         }
 
+    @property
+    def culprit(self) -> str:
+        """`rank 3`, `worker 1` (TensorFlow), or `the job` when no rank is known."""
+        if self.who:
+            return self.who
+        return f"rank {self.rank}" if self.rank is not None else "the job"
+
     def paragraph(self) -> str:
         """What a person reads: who, what, where, and what to do."""
         if self.healthy:
             return "No failure found: no rank's log shows an error."
-        who = f"Rank {self.rank}" if self.rank is not None else "The job"
+        who = self.culprit.capitalize()
         what = _WORDS.get(self.cause, self.cause)
         text = f"{who} failed first: {what} ({self.cause})."
         if self.evidence is not None:
@@ -174,6 +185,8 @@ _WORDS = {
     "user_code_error": "the training script raised an exception",
     "mpi_error": "the MPI launch failed",
     "segfault": "crashed in native code (segmentation fault)",
+    "illegal_instruction": "killed by SIGILL (an instruction its CPU does not have)",
+    "abort": "aborted in native code (SIGABRT)",
     "tf_cluster_error": "a TensorFlow task could not reach the cluster",
     "unknown": "it stopped without saying why",
 }
@@ -414,7 +427,7 @@ def _verdict(rank: int, code: int | None, where: Evidence, when, order: int) -> 
     cause = SIGNAL_CAUSES.get(-code, "unknown") if code is not None and code < 0 else "unknown"
     if code is not None and code > 128 and code - 128 in SIGNAL_CAUSES:  # a shell's 137, 139
         cause = SIGNAL_CAUSES[code - 128]
-    tier = VERDICT if cause != "unknown" else ECHO + 1
+    tier = VERDICT if cause not in ("unknown", *WEAK_SIGNAL_CAUSES) else ECHO + 1
     return Finding(cause, rank, tier, where, when, order)
 
 
@@ -454,7 +467,16 @@ def diagnose(
     if best.rank is None and launcher_first is not None:
         best = replace(best, rank=launcher_first)  # the launcher said who failed first
     others = _others(findings, best)
-    return Diagnosis(best.cause, best.rank, best.evidence, FIXES[best.cause], others)
+    labels = {r.rank: r.label for r in rank_logs(logs)}
+    who = labels.get(best.rank) if best.rank is not None else None
+    return Diagnosis(
+        best.cause,
+        best.rank,
+        best.evidence,
+        FIXES[best.cause],
+        others,
+        who if who and not who.startswith("rank ") else None,
+    )
 
 
 def _choose(
