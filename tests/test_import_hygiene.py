@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -65,3 +66,60 @@ def test_starting_the_wizard_does_not_import_azure_ml():
     loaded = loaded_after(statement)
     assert not [m for m in loaded if m.startswith(("azure.ai.ml", "azure.identity"))]
     assert "textual" in loaded  # the probe really started the app
+
+
+def _imports(path: Path, modules: set[str], *, lazy: bool) -> set[str]:
+    """The project modules `path` imports: at import time, or (`lazy`) anywhere in it. Imports
+    under `if TYPE_CHECKING:` are for type checkers only and never run."""
+    tree = ast.parse(path.read_text())
+    checking = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for node in ast.walk(block)
+    }
+    nodes = ast.walk(tree) if lazy else iter(tree.body)
+    found: set[str] = set()
+    for node in nodes:
+        if id(node) in checking:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return found & modules
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every group of modules that import each other, directly or round a loop."""
+    reach = {m: set() for m in graph}
+    for start in graph:
+        todo = list(graph[start])
+        while todo:
+            m = todo.pop()
+            if m not in reach[start]:
+                reach[start].add(m)
+                todo.extend(graph[m])
+    groups = {frozenset({m} | {o for o in reach[m] if m in reach[o]}) for m in graph}
+    return sorted(sorted(g) for g in groups if len(g) > 1)
+
+
+def _graph(*, lazy: bool) -> dict[str, set[str]]:
+    paths = {}
+    for path in [*ROOT.glob("tui/**/*.py"), *ROOT.glob("screens/*.py"), *ROOT.glob("widgets/*.py")]:
+        name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        paths[name.removesuffix(".__init__")] = path
+    return {m: _imports(p, set(paths), lazy=lazy) - {m} for m, p in paths.items()}
+
+
+def test_no_module_imports_itself_round_a_loop():
+    """Import time: no circle anywhere in the app. Even lazily (an import inside a function),
+    the screens never import the app back, and the core's modules form no circle."""
+    assert _circles(_graph(lazy=False)) == []
+    lazy = _graph(lazy=True)
+    assert "tui.core.spec" in lazy["tui.core.plan"] and "tui.core.plan" in lazy["tui.app"]
+    loops = _circles(lazy)
+    assert [g for g in loops if "tui.app" in g or any(m.startswith("tui.core") for m in g)] == []
+    assert [
+        m for m, deps in lazy.items() if m.startswith(("screens", "widgets")) and "tui.app" in deps
+    ] == []
