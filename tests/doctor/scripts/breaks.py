@@ -42,17 +42,19 @@ def collective(args, rank: int, broken: bool) -> int:
     import torch
     import torch.distributed as dist
 
-    timeout = datetime.timedelta(seconds=args.timeout)
     world = int(os.environ["WORLD_SIZE"])
     if args.mode == "world" and broken:
         world -= 1  # a launcher or a hard-coded value that disagrees with the others
-    dist.init_process_group("gloo", rank=rank, world_size=world, timeout=timeout)
+    # Joining waits as long as it takes every rank to import torch (seconds apart on a busy
+    # machine); only the all-reduce has the short timeout, as a job's training step would.
+    dist.init_process_group("gloo", rank=rank, world_size=world)
+    step = dist.new_group(timeout=datetime.timedelta(seconds=args.timeout))
     print(f"rank {rank} joined the process group", flush=True)
     if args.mode == "hang" and broken:
         print(f"rank {rank} loading a slow shard…", flush=True)
         time.sleep(600)  # never reaches the all-reduce; stopped when the job fails
     value = torch.ones(1)
-    dist.all_reduce(value)
+    dist.all_reduce(value, group=step)
     print(f"rank {rank} all-reduce gave {value.item()}", flush=True)
     dist.destroy_process_group()
     return 0
