@@ -36,7 +36,12 @@ def main() -> None:
     parser = deepspeed.add_config_arguments(parser)  # --deepspeed, --deepspeed_config
     args, _ = parser.parse_known_args()
 
-    deepspeed.init_distributed(dist_backend=get_accelerator().communication_backend_name())
+    # Under the mpi distribution (no RANK set), DeepSpeed maps Open MPI's variables itself when
+    # AZUREML_EXPERIMENT_ID says Azure ML; verbose=False because its log line reads
+    # NCCL_SOCKET_IFNAME before setting it and raises KeyError where the image leaves it unset.
+    deepspeed.init_distributed(
+        dist_backend=get_accelerator().communication_backend_name(), verbose=False
+    )
     env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
     print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
 

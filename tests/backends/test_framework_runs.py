@@ -6,7 +6,9 @@ framework on the CPU, waits for it, and checks what a user relies on: the job co
 plan's review showed, including what accelerate, Lightning, DeepSpeed and TensorFlow set in the
 process themselves. A framework that is not installed fails its test with the command that
 installs it. Two of the guide's pitfalls are reproduced once each: Lightning's num_nodes
-disagreeing with the job, and DeepSpeed's train_batch_size check.
+disagreeing with the job, and DeepSpeed's train_batch_size check. The guide's other forms run
+too, on one node × 2 where a second node adds nothing: Hugging Face through torchrun, and
+DeepSpeed under Azure ML's mpi distribution (mpirun, one process per GPU).
 """
 
 from __future__ import annotations
@@ -21,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.backends.conftest import SAMPLES, dumped_env, local_plan
+from tests.backends.conftest import SAMPLES, dumped_env, local_plan, require
 from tests.backends.test_local_runs import LOCAL_EXTRAS, OPENMPI_EXTRA, TORCHRUN_EXTRAS
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
 from tui.core.deepspeed import user_config_problems
-from tui.core.plan import LaunchPlan
+from tui.core.plan import LaunchPlan, Origin
 from tui.core.presets import REHEARSAL, get_preset
 
 pytestmark = pytest.mark.slow
@@ -36,6 +38,19 @@ pytestmark = pytest.mark.slow
 # it. Not a launch setting, so the plan leaves it out.
 TORCH_IN_PROCESS = {"TORCHINDUCTOR_CACHE_DIR"}
 TIMEOUT = 300  # seconds; DeepSpeed's first run on a machine compiles its CPU comm op
+
+
+@pytest.fixture(scope="session")
+def _torch_extensions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("torch_extensions")
+
+
+@pytest.fixture
+def op_cache(_torch_extensions: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One torch extension cache for the run's DeepSpeed jobs: DeepSpeed compiles its CPU comm
+    op into it at the first job, and each test's own HOME would otherwise make every job
+    compile it again (30-90 s each)."""
+    monkeypatch.setenv("TORCH_EXTENSIONS_DIR", str(_torch_extensions))
 
 
 def require_framework(*modules: str, extra: str) -> None:
@@ -136,20 +151,67 @@ def test_huggingface_preset_through_accelerate_launch_per_node(backend: LocalBac
     assert "--tee 3" in launcher  # the one change to the command here, and it is said
 
 
-def test_deepspeed_preset_initializes_zero_2_from_its_config(backend: LocalBackend):
-    require_framework("torch", "deepspeed", extra="deepspeed")
-    p = local_plan(preset_here("deepspeed"))
-    assert p.nodes[0].command.endswith("--deepspeed --deepspeed_config ds_config.json")
+def test_huggingface_preset_through_torchrun_per_node(backend: LocalBackend):
+    """The guide's other Hugging Face form: torchrun per node, no accelerate launcher. One node
+    × 2 workers: the 2-node torchrun rendezvous is the PyTorch per-node test's."""
+    # transformers' Trainer imports DeepSpeed where it is installed (the ACPT images have it),
+    # which sets PYTORCH_NVML_BASED_CUDA_CHECK; the plan lists it, so the run needs DeepSpeed.
+    require_framework(
+        "torch", "transformers", "accelerate", "deepspeed", extra="huggingface,deepspeed"
+    )
+    p = local_plan(preset_here("huggingface", hf_launcher="torchrun", nodes=1))
+    assert p.launcher == "torchrun"
+    assert p.nodes[0].command.startswith("torchrun --nnodes 1 --nproc_per_node 2 --node_rank 0")
     inherited = dict(os.environ)
     _, job_dir = run(backend, p)
     log = rank0(p, job_dir)
-    assert "world size 4, ZeRO stage 2, train_batch_size 32" in log  # 8 × 1 × 4
+    assert "world size 2, distributed" in log
+    assert re.search(r"^\{'loss': '\d+\.\d+'", log, re.M)
+    for r in p.ranks:
+        text = (job_dir / r.log_file).read_text()
+        assert text.count("DTRAIN_ENV ") == 1, f"rank {r.rank} log holds another rank's output"
+    check_env(p, job_dir, inherited, TORCHRUN_EXTRAS)
+
+
+def test_deepspeed_preset_initializes_zero_2_from_its_config(backend: LocalBackend, op_cache: None):
+    require_framework("torch", "deepspeed", extra="deepspeed")
+    p = local_plan(preset_here("deepspeed"))
+    assert p.nodes[0].command.endswith("--deepspeed --deepspeed_config ds_config.json")
+    trains_zero_2(backend, p)
+
+
+def trains_zero_2(backend: LocalBackend, p: LaunchPlan) -> None:
+    """The example completed, rank 0 trained with ZeRO-2 and the batch DeepSpeed computed
+    (micro batch 8 × accumulation 1 × world), and every rank's env is the plan's."""
+    inherited = dict(os.environ)
+    _, job_dir = run(backend, p)
+    log = rank0(p, job_dir)
+    world = p.world_size
+    assert f"world size {world}, ZeRO stage 2, train_batch_size {8 * world}" in log
     assert re.search(r"^step 3 loss \d+\.\d+$", log, re.M)
     check_env(p, job_dir, inherited, set())
 
 
+def test_deepspeed_under_mpirun_takes_its_ranks_from_open_mpi(
+    backend: LocalBackend, op_cache: None
+):
+    """The guide's other DeepSpeed form: Azure ML's mpi distribution, one process per GPU. No
+    process gets RANK; deepspeed.init_distributed() maps Open MPI's variables itself, and the
+    plan shows what it sets, the port included. One node × 2: every simulated node is this one
+    host, so 2 × 2 takes DeepSpeed's same one-host path at twice the start-up."""
+    require_framework("torch", "deepspeed", extra="deepspeed")
+    require("mpirun")
+    p = local_plan(preset_here("deepspeed", deepspeed_via="mpi", nodes=1))
+    assert p.distribution.as_yaml() == {"type": "mpi", "process_count_per_instance": 2}
+    assert p.command == "python train_deepspeed.py --deepspeed --deepspeed_config ds_config.json"
+    env = {v.name: v for v in p.ranks[1].env}
+    assert (env["RANK"].value, env["RANK"].origin) == ("1", Origin.DEEPSPEED)
+    assert env["MASTER_PORT"].value == "54965"  # DeepSpeed's own port when ranks share a host
+    trains_zero_2(backend, p)
+
+
 def test_deepspeed_refuses_a_train_batch_size_that_is_not_micro_x_accum_x_world(
-    backend: LocalBackend, tmp_path: Path
+    backend: LocalBackend, tmp_path: Path, op_cache: None
 ):
     require_framework("torch", "deepspeed", extra="deepspeed")
     code = tmp_path / "code"

@@ -93,6 +93,18 @@ def _ompi(rank: int, local_rank: int, n: int, pcpi: int, one_host: bool) -> dict
     }
 
 
+def _azureml_for_deepspeed(target: Target, n: int, addr: str) -> dict[str, object]:
+    """The Azure ML variables DeepSpeed reads under the mpi distribution. Azure ML sets
+    AZUREML_EXPERIMENT_ID on every job (the plan lists it where a framework reads it);
+    AZ_BATCHAI_MPI_MASTER_NODE is where DeepSpeed looks for the master on one host."""
+    values: dict[str, object] = {
+        "AZUREML_EXPERIMENT_ID": "<experiment id>" if target.kind == "azureml" else "local"
+    }
+    if target.kind == "local" or n == 1:
+        values["AZ_BATCHAI_MPI_MASTER_NODE"] = addr
+    return values
+
+
 def _torchrun_worker_env(
     env: _Env, origin: Origin, n: int, g: int, node: int, local: int, addr: str, port: int
 ) -> None:
@@ -119,6 +131,39 @@ def _torchrun_worker_env(
         TORCHELASTIC_RESTART_COUNT=0,
         TORCHELASTIC_MAX_RESTARTS=0,
         TORCHELASTIC_RUN_ID="none",
+    )
+
+
+# DeepSpeed 0.19's deepspeed.comm constants for Azure ML (DEFAULT_AML_MASTER_PORT, …).
+DEEPSPEED_AML_ONE_HOST_PORT = "54965"
+DEEPSPEED_AML_NCCL_SOCKET_IFNAME = "^docker0,lo"
+_TORCH_DIST_VARS = ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "LOCAL_RANK")
+
+
+def _deepspeed_reads_open_mpi(env: _Env) -> None:
+    """What `deepspeed.init_distributed()` sets in a process that mpirun started.
+
+    With none of torch's variables set and AZUREML_EXPERIMENT_ID present, DeepSpeed maps Open
+    MPI's variables itself (`patch_aml_env_for_torch_nccl_backend`). Which address and port it
+    picks depends on whether every rank is on one host (LOCAL_SIZE = SIZE): on one host
+    AZ_BATCHAI_MPI_MASTER_NODE and its fixed port, across hosts AZ_BATCH_MASTER_NODE's address
+    and 6105 (the port in AZ_BATCH_MASTER_NODE is ignored).
+    """
+    v = {name: var.value for name, var in env.vars.items()}
+    if all(name in v for name in _TORCH_DIST_VARS) or "AZUREML_EXPERIMENT_ID" not in v:
+        return
+    if v["OMPI_COMM_WORLD_LOCAL_SIZE"] == v["OMPI_COMM_WORLD_SIZE"]:
+        addr, port = v["AZ_BATCHAI_MPI_MASTER_NODE"], DEEPSPEED_AML_ONE_HOST_PORT
+    else:
+        addr, port = v["AZ_BATCH_MASTER_NODE"].split(":")[0], v.get("MASTER_PORT", "6105")
+    env.set(
+        Origin.DEEPSPEED,
+        RANK=v["OMPI_COMM_WORLD_RANK"],
+        WORLD_SIZE=v["OMPI_COMM_WORLD_SIZE"],
+        MASTER_ADDR=addr,
+        MASTER_PORT=port,
+        NCCL_SOCKET_IFNAME=DEEPSPEED_AML_NCCL_SOCKET_IFNAME,
+        LOCAL_RANK=v["OMPI_COMM_WORLD_LOCAL_RANK"],
     )
 
 
@@ -151,6 +196,17 @@ def _set_by_framework(
             )
     elif spec.framework == "deepspeed":
         env.set(Origin.DEEPSPEED, PYTORCH_NVML_BASED_CUDA_CHECK="1")  # on import
+        if uses_mpi(spec) and launcher is None:  # one process per GPU under mpirun
+            _deepspeed_reads_open_mpi(env)
+    elif spec.framework == "huggingface" and launcher != "accelerate":
+        # Not from a launcher here: transformers' Trainer imports DeepSpeed where it is
+        # installed (the ACPT images have it), and DeepSpeed sets this on import.
+        env.vars["PYTORCH_NVML_BASED_CUDA_CHECK"] = EnvVar(
+            "PYTORCH_NVML_BASED_CUDA_CHECK",
+            "1",
+            Origin.DEEPSPEED,
+            "where DeepSpeed is installed: the Trainer imports it",
+        )
     elif spec.framework == "tensorflow":
         env.set(  # on import
             Origin.TENSORFLOW,
@@ -185,6 +241,8 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
     local = target.kind == "local"
     command = build_command(spec)
     user = _Env().set(Origin.USER, **spec.env)
+    # DeepSpeed, one process per GPU under mpirun: it finds its ranks through Azure ML's marker.
+    deepspeed_discovers = mpi and spec.framework == "deepspeed" and spec.launch == "per_process"
 
     nodes: list[NodePlan] = []
     node_envs: list[_Env] = []
@@ -192,6 +250,8 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
         node_env = _Env(user.vars)
         if mpi:
             node_env.set(Origin.AZUREML, AZ_BATCH_MASTER_NODE=f"{addr}:{port}")
+            if deepspeed_discovers:
+                node_env.set(Origin.AZUREML, **_azureml_for_deepspeed(target, n, addr))
         else:
             node_env.set(
                 Origin.AZUREML,
@@ -234,11 +294,28 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
     if spec.framework == "deepspeed" and spec.command is None and not spec.deepspeed_config:
         ds_config = deepspeed.build_config(spec, sku, world)
         explanations += deepspeed.explain(spec, sku, world)
+    if deepspeed_discovers:
+        one_host = local or n == 1
+        explanations.append(
+            "Under mpirun no process has RANK, so `deepspeed.init_distributed()` finds "
+            "AZUREML_EXPERIMENT_ID (Azure ML sets it on every job) and sets RANK, WORLD_SIZE and "
+            "LOCAL_RANK from Open MPI's, NCCL_SOCKET_IFNAME to ^docker0,lo, and MASTER_ADDR:"
+            "MASTER_PORT to "
+            + (
+                f"AZ_BATCHAI_MPI_MASTER_NODE:{DEEPSPEED_AML_ONE_HOST_PORT}, as every rank is on "
+                + ("this one host." if local else "one node.")
+                if one_host
+                else "AZ_BATCH_MASTER_NODE's address and 6105 (not its port)."
+            )
+            + " It reads NCCL_SOCKET_IFNAME first for a log line, a KeyError where the image "
+            "leaves it unset, unless `verbose=False` (the example passes it)."
+        )
     if mpi and local and n > 1:
         warnings.append(
             f"On this machine all {n} simulated nodes are one host, so Open MPI reports "
-            f"OMPI_COMM_WORLD_LOCAL_RANK 0..{n * pcpi - 1} and LOCAL_SIZE {n * pcpi}; on the "
-            f"cluster they are 0..{pcpi - 1} and {pcpi} per node."
+            f"OMPI_COMM_WORLD_LOCAL_RANK 0..{n * pcpi - 1} and LOCAL_SIZE {n * pcpi}"
+            + (" (DeepSpeed copies the first into LOCAL_RANK)" if deepspeed_discovers else "")
+            + f"; on the cluster they are 0..{pcpi - 1} and {pcpi} per node."
         )
     return LaunchPlan(
         spec=spec,
