@@ -23,10 +23,14 @@ INIT = {"horovod": "`hvd.init()`", "tensorflow": "`MultiWorkerMirroredStrategy()
 
 
 def diagram(spec: JobSpec) -> Text:
-    """What runs on each node, drawn with the user's numbers (first two nodes)."""
+    """What runs on each node, drawn with the user's numbers (first two nodes; for TensorFlow
+    also its first parameter server, which would otherwise hide among "more nodes")."""
     p = plan(spec)
     out = Text()
-    for node in p.nodes[:2]:
+    drawn = list(p.nodes[:2])
+    if spec.framework == "tensorflow":
+        drawn += [n for n in p.nodes[2:] if n.role == "ps"][:1]
+    for node in drawn:
         out.append(f"node {node.node}  ", style="bold")
         first = node.node * node.workers
         ranks = list(range(first, first + node.workers))
@@ -39,10 +43,9 @@ def diagram(spec: JobSpec) -> Text:
             out.append(f"{p.launcher} ─▶ {node.workers} workers (RANK {shown})\n")
         else:
             out.append(f"{node.processes} × python (RANK {shown})\n")
-    if len(p.nodes) > 2:
-        out.append(
-            f"… {len(p.nodes) - 2} more node{'s' if len(p.nodes) > 3 else ''}\n", style="dim"
-        )
+    if len(p.nodes) > len(drawn):
+        more = len(p.nodes) - len(drawn)
+        out.append(f"… {more} more node{'s' if more > 1 else ''}\n", style="dim")
     return out
 
 

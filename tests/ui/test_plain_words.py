@@ -119,3 +119,18 @@ async def test_review_tabs_have_keys_and_f1_lists_each_screens_own_keys():
         for line in ("| `^n` | Next", "| `p` | Save preset", "| `]` | Next tab", "| `[` |"):
             assert line in keys, line
         assert "Next match" not in keys
+
+
+def test_launch_diagram_always_draws_a_parameter_server():
+    from screens.launch import diagram
+
+    ps = get_preset("tensorflow-ps").spec.with_changes(nodes=4)  # 4 workers + 1 ps
+    drawn = diagram(ps).plain.splitlines()
+    assert drawn == [
+        "node 0  python (worker 0, all GPUs)",
+        "node 1  python (worker 1, all GPUs)",
+        "node 4  python (ps 0, all GPUs)",
+        "… 2 more nodes",
+    ]
+    ddp = diagram(get_preset("pytorch-ddp").spec.with_changes(nodes=3)).plain
+    assert ddp.endswith("… 1 more node\n")
