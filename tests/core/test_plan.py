@@ -176,11 +176,13 @@ def test_tensorflow_mwms_sets_tf_config_per_node():
         "task": {"type": "worker", "index": 1},
         "environment": "cloud",
     }
+    assert p.explanations[0].startswith("instance_count = 2 nodes, one per worker;")
 
 
 def test_tensorflow_ps_adds_parameter_server_nodes():
     p = plan(JobSpec(framework="tensorflow", launch="per_node", nodes=2, parameter_servers=1))
     assert p.instance_count == 3
+    assert p.explanations[0].startswith("instance_count = 2 workers + 1 parameter server = 3 nodes")
     ps = p.ranks[2]
     assert (ps.role, ps.task_index, ps.log_file) == ("ps", 0, "user_logs/std_log_node_00_ps.txt")
     assert json.loads(ps.env_dict()["TF_CONFIG"])["cluster"]["ps"] == ["<node-2-ip>:2222"]

@@ -380,9 +380,13 @@ def _plan_tensorflow(spec: JobSpec, target: Target) -> LaunchPlan:
         )
     warnings = plan_warnings(spec, sku, target, w + p)
     explanations = [
-        f"instance_count = {w} worker{'s' if w != 1 else ''}"
-        + (f" + {p} parameter server{'s' if p != 1 else ''} = {w + p}" if p else "")
-        + " nodes; each node runs one TensorFlow task that drives all its GPUs.",
+        (
+            f"instance_count = {w} worker{'s' if w != 1 else ''}"
+            f" + {p} parameter server{'s' if p != 1 else ''} = {w + p} nodes"
+            if p
+            else f"instance_count = {w} node{'s' if w != 1 else ''}, one per worker"
+        )
+        + "; each node runs one TensorFlow task that drives all its GPUs.",
         "Azure ML sets TF_CONFIG on every node: the whole cluster, and which task this node is. "
         "tf.distribute reads it; your script does not pass addresses.",
     ]
