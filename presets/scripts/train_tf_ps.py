@@ -5,7 +5,9 @@ Azure ML's tensorflow distribution with parameter servers sets TF_CONFIG on ever
 coordinator ("chief") that holds the training loop, and Azure ML's TF_CONFIG has none; so, as the
 Azure ML guide asks, the script creates it: worker 0 becomes the coordinator, the other workers
 run the steps it schedules, and the ps tasks hold the variables. Workers and ps serve until the
-coordinator has finished and gone, then exit, so the job completes.
+coordinator tells them it has finished (it writes a marker file on each task's own disk through
+TensorFlow, as the last thing it runs there), then exit, so the job completes. A coordinator that
+came and went without saying so, or never came, is a failure.
 
 The coordinator prints `epoch E loss L`. Each task prints the environment it has as one JSON
 line (`DTRAIN_ENV {...}`) once TensorFlow is set up, so a rehearsal can compare it with the plan.
@@ -17,6 +19,7 @@ import os
 import re
 import socket
 import sys
+import tempfile
 import time
 
 import tensorflow as tf
@@ -48,24 +51,46 @@ def reachable(address: str) -> bool:
         return False
 
 
-def serve_until_coordinator_leaves(cluster: dict, kind: str, index: int, timeout: float) -> int:
-    """A worker or ps: run a TensorFlow server; exit once the coordinator came and went."""
+def done_marker(kind: str, index: int, address: str) -> str:
+    """Where the coordinator marks a task done: on that task's disk, named by its address."""
+    name = f"dtrain-tf-{kind}-{index}-{address.rpartition(':')[2]}.done"
+    return os.path.join(tempfile.gettempdir(), name)
+
+
+def serve_until_coordinator_done(cluster: dict, kind: str, index: int, timeout: float) -> int:
+    """A worker or ps: run a TensorFlow server until the coordinator says it has finished."""
     tf.distribute.Server(
         tf.train.ClusterSpec(cluster), job_name=kind, task_index=index, protocol="grpc"
     )
     dump_env()
     print(f"{kind} {index} serving", flush=True)
-    chief = cluster["chief"][0]
-    deadline = time.monotonic() + timeout
-    while not reachable(chief):
-        if time.monotonic() > deadline:
+    chief, marker = cluster["chief"][0], done_marker(kind, index, cluster[kind][index])
+    deadline, seen = time.monotonic() + timeout, False
+    while True:
+        up = reachable(chief)  # before looking for the marker: it is written before the exit
+        if os.path.exists(marker):
+            break
+        if seen and not up:
+            print(f"the coordinator at {chief} went away before it finished", flush=True)
+            return 1
+        seen = seen or up
+        if not seen and time.monotonic() > deadline:
             print(f"the coordinator at {chief} never came up", flush=True)
             return 1
         time.sleep(0.5)
-    while reachable(chief):
-        time.sleep(0.5)
+    os.remove(marker)
     print(f"{kind} {index}: the coordinator has finished", flush=True)
     return 0
+
+
+def tell_tasks_done(cluster: dict) -> None:
+    """Write each worker's and ps's done marker on its own disk, through TensorFlow."""
+    for kind in ("worker", "ps"):
+        for index, address in enumerate(cluster[kind]):
+            marker = done_marker(kind, index, address)
+            with tf.device(f"/job:{kind}/replica:0/task:{index}"):
+                tf.io.write_file(marker, "")
+                tf.io.read_file(marker).numpy()  # waits until the write has happened there
 
 
 def coordinate(cluster: dict, epochs: int, steps: int, batch_size: int) -> int:
@@ -106,6 +131,7 @@ def coordinate(cluster: dict, epochs: int, steps: int, batch_size: int) -> int:
         coordinator.join()
         losses = [float(r.fetch()) for r in results]
         print(f"epoch {epoch} loss {sum(losses) / len(losses):.4f}", flush=True)
+    tell_tasks_done(cluster)
     return 0
 
 
@@ -119,7 +145,7 @@ def main() -> int:
     cluster, kind, index = with_coordinator(json.loads(os.environ["TF_CONFIG"]))
     if kind == "chief":
         return coordinate(cluster, args.epochs, args.steps, args.batch_size)
-    return serve_until_coordinator_leaves(cluster, kind, index, args.timeout)
+    return serve_until_coordinator_done(cluster, kind, index, args.timeout)
 
 
 if __name__ == "__main__":

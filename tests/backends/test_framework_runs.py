@@ -255,6 +255,8 @@ def test_tensorflow_parameter_server_preset_with_coordinator_worker_and_ps(
     assert re.search(r"^epoch 1 loss \d+\.\d+$", log, re.M)
     ps = (job_dir / "user_logs/std_log_node_00_ps.txt").read_text()
     assert "ps 0: the coordinator has finished" in ps
+    worker = (job_dir / "user_logs/std_log_node_01_worker.txt").read_text()
+    assert "worker 0: the coordinator has finished" in worker
     check_env(p, job_dir, inherited, set())
 
 
