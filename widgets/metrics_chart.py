@@ -152,18 +152,21 @@ class MetricsPane(Vertical):
 
     STRAGGLER: ClassVar[str] = "straggler"
 
+    EMPTY: ClassVar[str] = (
+        "No training progress in this log yet: the chart fills as lines with loss, "
+        "accuracy, step or epoch arrive (tqdm, Lightning, Keras, Hugging Face, key: value)."
+    )
+
+    def __init__(self, *, id: str | None = None, classes: str = "") -> None:
+        # Empty from the start (not set on mount: a pane torn down before it mounted its
+        # children, as when the app exits at once, must not fail looking for them).
+        super().__init__(id=id, classes=f"-empty {classes}".strip())
+
     def compose(self) -> ComposeResult:
         yield Static("", id="metrics-standing")
         yield MetricsChart(id="metrics-chart")
-        yield Static("", id="metrics-empty")
+        yield Static(self.EMPTY, id="metrics-empty")
         yield Static("", id="metrics-ranks")
-
-    def on_mount(self) -> None:
-        self.add_class("-empty")
-        self.query_one("#metrics-empty", Static).update(
-            "No training progress in this log yet: the chart fills as lines with loss, "
-            "accuracy, step or epoch arrive (tqdm, Lightning, Keras, Hugging Face, key: value)."
-        )
 
     def show(
         self,
