@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.azure.test_cli_azure import LINES_JOB, cli_env, dtrain
+from tests.ui.waits import on_screen
 from tui.backends.base import BackendError, ComputeNotFound
 from tui.core.plan import plan
 from tui.core.presets import get_preset
@@ -137,7 +138,7 @@ async def test_the_submit_step_offers_to_create_a_missing_cluster_and_checks_it_
         await until(pilot, lambda: offer.display, "the offer to create the cluster")
         assert "new-a100 does not exist" in text_of(dialog, "#azure-check")
         await pilot.click("#create-compute")
-        await until(pilot, lambda: isinstance(app.screen, CreateComputeScreen), "the dialog")
+        await until(pilot, lambda: on_screen(app, CreateComputeScreen), "the dialog")
         create = app.screen
         await pilot.pause()
         notes = str(create.query_one("#cluster-notes", Static).render())

@@ -10,9 +10,10 @@ from textual.widgets import Input, OptionList, RadioButton, Static
 
 from screens.attach import AttachScreen
 from screens.dialogs import SubmitScreen
+from screens.job import JobScreen
 from tests.azure.test_jobs_end_to_end import lines_job
 from tests.ui.palette import run_from_palette
-from tests.ui.waits import job_screen_ready
+from tests.ui.waits import on_screen
 from tui.backends.azureml import AzureMLBackend
 from tui.backends.azureml.workspace import NO_WORKSPACE
 from tui.backends.base import JobState
@@ -73,7 +74,7 @@ async def test_submit_step_shows_the_workspace_and_the_compute_check_then_submit
         assert "warning: cluster gpu-cluster runs Standard_ND96asr_v4, not" not in shown
         assert dialog.query_one("#to-azureml", RadioButton).value
         await pilot.click("#ok")
-        await until(pilot, lambda: job_screen_ready(app), "the job screen")
+        await until(pilot, lambda: on_screen(app, JobScreen), "the job screen")
         screen = app.screen
         assert screen.handle.backend == "azureml"
         assert list(emulator.runs) == [screen.handle.name]
@@ -123,7 +124,7 @@ async def test_attach_lists_recent_jobs_and_opens_the_picked_one(backend, emulat
         app.action_attach()
         assert await listed_jobs(pilot, 2) == [second.name, first.name]
         await pilot.press("down", "enter")
-        await until(pilot, lambda: job_screen_ready(app), "the job screen")
+        await until(pilot, lambda: on_screen(app, JobScreen), "the job screen")
         assert app.screen.handle == first
 
 

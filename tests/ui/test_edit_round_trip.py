@@ -13,6 +13,7 @@ from screens.framework import FrameworkStep
 from screens.launch import LaunchStep
 from screens.review import ReviewStep
 from tests.core.job_corpus import corpus_jobs, relative_name, rest_form
+from tests.ui.waits import on_screen
 from tui.core.export import load_job_file
 from widgets.why import WhyPanel
 
@@ -54,11 +55,12 @@ async def test_edit_back_to_the_start_and_forward_then_export_is_the_same_job(pa
     out.mkdir(parents=True)
     app = make_app(spec=load_job_file(path), review=True, export_path=path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ReviewStep), "Review shows")
+        await until(pilot, lambda: on_screen(app, ReviewStep), "Review shows")
         while not isinstance(app.screen, FrameworkStep):  # Back through every step
             await pilot.press("escape")
             await pilot.pause()
         while not isinstance(app.screen, ReviewStep):  # and Next through them again
+            await until(pilot, lambda: app.screen.is_mounted, "the step shows")
             assert app.screen.can_advance, f"{type(app.screen).__name__} refuses Next"
             await pilot.press("ctrl+n")
             await pilot.pause()
@@ -75,10 +77,11 @@ async def test_a_job_that_is_not_distributed_is_made_distributed_on_the_launch_s
     path = next(p for p in corpus_jobs() if relative_name(p).endswith("r/iris/job.yml"))
     app = make_app(spec=load_job_file(path), review=True)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ReviewStep), "Review shows")
+        await until(pilot, lambda: on_screen(app, ReviewStep), "Review shows")
         while not isinstance(app.screen, LaunchStep):
             await pilot.press("escape")
             await pilot.pause()
+        await until(pilot, lambda: on_screen(app, LaunchStep), "the launch step")
         modes = app.screen.query_one("#launch", RadioSet)
         assert modes.pressed_button.id == "mode-single"
         why = str(app.screen.query_one(WhyPanel).render())
@@ -88,7 +91,7 @@ async def test_a_job_that_is_not_distributed_is_made_distributed_on_the_launch_s
         await until(pilot, lambda: app.spec.launch == "per_process", "per-process is chosen")
         assert "To make it distributed" not in str(app.screen.query_one(WhyPanel).render())
         await pilot.press("ctrl+n", "ctrl+n", "ctrl+n")
-        await until(pilot, lambda: isinstance(app.screen, ReviewStep), "back at Review")
+        await until(pilot, lambda: on_screen(app, ReviewStep), "back at Review")
         await pilot.press("x")
         await until(pilot, lambda: app.screen.query("#path"), "the export dialog")
         app.screen.query_one("#path", Input).value = str(home / "job.yml")

@@ -8,6 +8,7 @@ from textual.widgets import OptionList, RadioButton
 from screens.dialogs import SubmitScreen
 from screens.examples import ExamplesScreen
 from screens.framework import FrameworkStep
+from tests.ui.waits import on_screen
 from tui.core.presets import samples_dir
 
 from .conftest import make_app
@@ -19,11 +20,11 @@ async def test_the_first_example_runs_here_and_stays_on_the_first_step():
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         await pilot.press("e")
-        await until(pilot, lambda: isinstance(app.screen, ExamplesScreen), "the examples")
+        await until(pilot, lambda: on_screen(app, ExamplesScreen), "the examples")
         first = app.screen.query_one(OptionList).get_option_at_index(0)
         assert str(first.prompt).startswith("▶ ")  # runs on this machine
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, FrameworkStep), "back on step 1")
+        await until(pilot, lambda: on_screen(app, FrameworkStep), "back on step 1")
         spec = app.spec
         assert (spec.nodes, spec.gpus_per_node, spec.sku) == (2, 2, None)
         assert (spec.code, spec.script) == (str(samples_dir()), "train_ddp.py")
@@ -52,7 +53,7 @@ async def test_enter_in_the_submit_dialog_submits_to_the_target_chosen_first():
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         app.push_screen(SubmitScreen("here", "not installed", False), answers.append)
-        await until(pilot, lambda: isinstance(app.screen, SubmitScreen), "the submit dialog")
+        await until(pilot, lambda: on_screen(app, SubmitScreen), "the submit dialog")
         await pilot.pause()
         assert app.focused.id == "ok"
         label = str(app.screen.query_one("#to-azureml", RadioButton).label)
@@ -73,7 +74,7 @@ async def test_submit_will_not_start_a_local_run_the_pre_flight_stops():
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()
         app.push_screen(SubmitScreen("here", "", False, local_findings=[torch]), answers.append)
-        await until(pilot, lambda: isinstance(app.screen, SubmitScreen), "the submit dialog")
+        await until(pilot, lambda: on_screen(app, SubmitScreen), "the submit dialog")
         await pilot.pause()
         note = str(app.screen.query_one("#where-note", Static).render())
         assert "torch is not installed" in note and "pip install -e '.[torch]'" in note

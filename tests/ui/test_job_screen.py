@@ -15,7 +15,7 @@ from screens.job import JobScreen
 from screens.job_dialogs import ConfirmScreen, LogPicker
 from tests.backends import conftest as backends
 from tests.backends.conftest import SAMPLES, SCRIPTS, local_plan, require, running, started_pids
-from tests.ui.waits import job_screen_ready
+from tests.ui.waits import on_screen
 from tui.backends.base import JobHandle, JobState
 from tui.backends.local import LocalBackend
 from tui.core.spec import JobSpec
@@ -337,7 +337,7 @@ async def test_submit_opens_the_job_screen_on_rank_0(job_root: Path):
     )
     async with app.run_test(size=(120, 30)) as pilot:
         app.submit("local")
-        await until(pilot, lambda: job_screen_ready(app), "the job screen opens")
+        await until(pilot, lambda: on_screen(app, JobScreen), "the job screen opens")
         screen = app.screen
         await until(pilot, lambda: finished_reading(screen), "the job ends", timeout=60)
         assert screen.status.state is JobState.COMPLETED

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from screens.dialogs import QuitScreen
-from tests.ui.waits import job_screen_ready
+from screens.job import JobScreen
+from tests.ui.waits import on_screen
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
 from tui.core.spec import JobSpec
@@ -29,9 +30,9 @@ async def _running_app(tmp_path: Path):
 async def _submit_and_quit(pilot, app):
     """Submit the app's job here, wait for its screen, press ctrl+q; the job's handle."""
     app.submit("local")
-    await until(pilot, lambda: job_screen_ready(app), "the job screen")
+    await until(pilot, lambda: on_screen(app, JobScreen), "the job screen")
     await pilot.press("ctrl+q")
-    await until(pilot, lambda: isinstance(app.screen, QuitScreen), "the quit question")
+    await until(pilot, lambda: on_screen(app, QuitScreen), "the quit question")
     return app.submitted[0][1]
 
 
@@ -53,10 +54,10 @@ async def test_quit_can_cancel_the_job_or_stay(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         job = await _submit_and_quit(pilot, app)
         await pilot.press("escape")  # stay
-        await until(pilot, lambda: job_screen_ready(app), "back on the job")
+        await until(pilot, lambda: on_screen(app, JobScreen), "back on the job")
         assert not backend.status(job).is_terminal
         await pilot.press("ctrl+q")
-        await until(pilot, lambda: isinstance(app.screen, QuitScreen), "the quit question")
+        await until(pilot, lambda: on_screen(app, QuitScreen), "the quit question")
         await pilot.press("c")
         await until(pilot, lambda: not app.is_running, "the app to quit", 90)
     assert backend.status(job).state is JobState.CANCELED

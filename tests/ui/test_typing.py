@@ -13,6 +13,7 @@ from textual.widgets import Input
 
 from screens.code import CodeStep
 from screens.review import ReviewStep
+from tests.ui.waits import on_screen
 
 from .conftest import make_app
 from .waits import until
@@ -38,7 +39,7 @@ def burst(app, *keys: events.Key | list[events.Key]) -> None:
 async def at_code_step(pilot, app) -> None:
     await pilot.pause()
     app.goto_step(3)
-    await until(pilot, lambda: isinstance(app.screen, CodeStep), "Code & env")
+    await until(pilot, lambda: on_screen(app, CodeStep), "Code & env")
     await pilot.pause()
 
 
@@ -74,6 +75,6 @@ async def test_next_in_the_same_burst_waits_for_the_edit_before_it(home):
         await pilot.pause()
         # "." becomes "src", and Next comes in the same burst
         burst(app, pressed("backspace"), typed("src"), pressed("ctrl+n"))
-        await until(pilot, lambda: isinstance(app.screen, ReviewStep), "Review")
+        await until(pilot, lambda: on_screen(app, ReviewStep), "Review")
         assert app.spec.code == "src"
         await pilot.pause()

@@ -14,9 +14,7 @@ async def until(pilot, condition, what: str, ceiling: float = 60.0) -> None:
         await pilot.pause(0.02)
 
 
-def job_screen_ready(app) -> bool:
-    """The job screen is on top and has composed its log view (pushed is not yet usable)."""
-    from screens.job import JobScreen
-    from widgets.log_view import LogView
-
-    return isinstance(app.screen, JobScreen) and bool(app.screen.query(LogView))
+def on_screen(app, screen_type) -> bool:
+    """`screen_type` is on top and mounted: composed, its children mounted, its on_mount run
+    (a screen is `app.screen` from the moment it is pushed, before any of that)."""
+    return isinstance(app.screen, screen_type) and app.screen.is_mounted
