@@ -3,8 +3,6 @@ the job screen, and attaching to a recent job — against the workspace emulator
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from textual.widgets import Input, OptionList, RadioButton, Static
 
@@ -12,6 +10,7 @@ from screens.attach import AttachScreen
 from screens.dialogs import SubmitScreen
 from screens.job import JobScreen
 from tests.azure.test_jobs_end_to_end import lines_job
+from tests.ui import waits
 from tests.ui.palette import run_from_palette
 from tests.ui.waits import on_screen
 from tui.backends.azureml import AzureMLBackend
@@ -40,12 +39,9 @@ def make_app(backend: AzureMLBackend, **backends):
     return app
 
 
-async def until(pilot, check, what: str, timeout: float = 90.0) -> None:
+async def until(pilot, check, what: str, ceiling: float = 90.0) -> None:
     # A ceiling, not a speed check: a submit here takes a few seconds, many more on a loaded box.
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await pilot.pause(0.05)
+    await waits.until(pilot, check, what, ceiling)
 
 
 def text_of(screen, selector: str) -> str:

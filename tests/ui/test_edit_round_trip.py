@@ -13,12 +13,11 @@ from screens.framework import FrameworkStep
 from screens.launch import LaunchStep
 from screens.review import ReviewStep
 from tests.core.job_corpus import corpus_jobs, relative_name, rest_form
-from tests.ui.waits import on_screen
 from tui.core.export import load_job_file
 from widgets.why import WhyPanel
 
 from .conftest import make_app
-from .waits import until
+from .waits import on_screen, until
 
 SHAPES = {  # one real file per shape the issue names
     "no distribution, conda file": "single-step/r/iris/job.yml",

@@ -8,11 +8,10 @@ from textual.widgets import OptionList, RadioButton
 from screens.dialogs import SubmitScreen
 from screens.examples import ExamplesScreen
 from screens.framework import FrameworkStep
-from tests.ui.waits import on_screen
 from tui.core.presets import samples_dir
 
 from .conftest import make_app
-from .waits import until
+from .waits import on_screen, until
 
 
 async def test_the_first_example_runs_here_and_stays_on_the_first_step():

@@ -6,7 +6,6 @@ log polls run every 0.1–0.3 s here, so `pilot.press` stays fast (Textual refer
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from screens.job import JobScreen
 from screens.job_dialogs import ConfirmScreen, LogPicker
 from tests.backends import conftest as backends
 from tests.backends.conftest import SAMPLES, SCRIPTS, local_plan, require, running, started_pids
-from tests.ui.waits import on_screen
+from tests.ui.waits import on_screen, until
 from tui.backends.base import JobHandle, JobState
 from tui.backends.local import LocalBackend
 from tui.core.spec import JobSpec
@@ -89,14 +88,6 @@ def noisy(tmp_path: Path) -> Path:
     return code
 
 
-async def until(pilot, condition, what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting until {what}")
-        await pilot.pause(0.1)
-
-
 async def open_job(pilot, backend: LocalBackend, job: JobHandle, **kwargs) -> JobScreen:
     screen = JobScreen(backend, job, status_interval=0.2, timing=FAST, **kwargs)
     await pilot.app.push_screen(screen)
@@ -138,13 +129,13 @@ async def test_rank_0_of_a_ddp_job_streams_live(backend: LocalBackend):
             view = screen.query_one(LogView)
             assert screen.log_name == "user_logs/std_log_process_0.txt"
             seen = lambda text: any(text in line for line in visible(screen))  # noqa: E731
-            await until(pilot, lambda: view.line_count > 0, "rank 0's first line", timeout=90)
+            await until(pilot, lambda: view.line_count > 0, "rank 0's first line", ceiling=90)
             assert not ended(screen), "lines should arrive while the job runs"
-            await until(pilot, lambda: seen("epoch 0 loss"), "rank 0's first epoch", timeout=60)
+            await until(pilot, lambda: seen("epoch 0 loss"), "rank 0's first epoch", ceiling=60)
             assert not ended(screen)
             assert seen("world size 4, backend gloo")
             assert view.follow and visible(screen)[-1] == view.store.line(view.line_count - 1)
-            await until(pilot, lambda: seen("epoch 1 loss"), "the next epoch", timeout=60)
+            await until(pilot, lambda: seen("epoch 1 loss"), "the next epoch", ceiling=60)
             status = status_text(screen)
             assert f"local · {job.name} · " in status and "rank 0 · " in status
             assert " lines · data " in status and "FOLLOW" in status
@@ -272,7 +263,7 @@ async def test_cancel_asks_then_stops_every_process(backend: LocalBackend):
 
         await pilot.press("c")
         await pilot.press("y")
-        await until(pilot, lambda: ended(screen), "the job is canceled", timeout=30)
+        await until(pilot, lambda: ended(screen), "the job is canceled", ceiling=30)
         assert screen.status.state is JobState.CANCELED
         assert "Canceled" in str(screen.query_one("#job-outcome").render())
         assert not [p.pid for p in procs.values() if running(p)]
@@ -289,7 +280,7 @@ async def test_a_failure_shows_the_failing_ranks_log_at_its_first_error(
     async with make_app().run_test(size=(120, 30)) as pilot:
         screen = await open_job(pilot, backend, job)
         view = screen.query_one(LogView)
-        await until(pilot, lambda: finished_reading(screen), "the job fails", timeout=60)
+        await until(pilot, lambda: finished_reading(screen), "the job fails", ceiling=60)
         assert screen.status.state is JobState.FAILED and screen.status.failed_rank == 1
         assert screen.log_name == "user_logs/std_log_process_1.txt"
         first = "ERROR: disk quota almost used up"
@@ -339,6 +330,6 @@ async def test_submit_opens_the_job_screen_on_rank_0(job_root: Path):
         app.submit("local")
         await until(pilot, lambda: on_screen(app, JobScreen), "the job screen opens")
         screen = app.screen
-        await until(pilot, lambda: finished_reading(screen), "the job ends", timeout=60)
+        await until(pilot, lambda: finished_reading(screen), "the job ends", ceiling=60)
         assert screen.status.state is JobState.COMPLETED
         assert "rank 0 done" in visible(screen)

@@ -13,10 +13,9 @@ from textual.widgets import Input
 
 from screens.code import CodeStep
 from screens.review import ReviewStep
-from tests.ui.waits import on_screen
 
 from .conftest import make_app
-from .waits import until
+from .waits import on_screen, until
 
 NAMES = {"/": "slash", "_": "underscore", ".": "full_stop", " ": "space", "-": "minus"}
 
