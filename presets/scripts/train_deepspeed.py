@@ -25,7 +25,10 @@ import deepspeed
 import torch
 from deepspeed.accelerator import get_accelerator
 
-_SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|SAS", re.IGNORECASE)
+_SECRET = re.compile(
+    r"SECRET|TOKEN|PASSW(OR)?D|(^|_)PASS($|_)|KEY|CREDENTIAL|(^|_)SAS|CONN(ECTION)?_?STR|(^|_)AUTH($|_)|PRIVATE",
+    re.IGNORECASE,
+)  # names that look like secrets are not printed
 
 
 def main() -> None:

@@ -26,7 +26,10 @@ import torch
 from lightning.pytorch.strategies import DDPStrategy
 from torch.utils.data import DataLoader, TensorDataset
 
-_SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|SAS", re.IGNORECASE)
+_SECRET = re.compile(
+    r"SECRET|TOKEN|PASSW(OR)?D|(^|_)PASS($|_)|KEY|CREDENTIAL|(^|_)SAS|CONN(ECTION)?_?STR|(^|_)AUTH($|_)|PRIVATE",
+    re.IGNORECASE,
+)  # names that look like secrets are not printed
 
 
 class Regression(L.LightningModule):

@@ -19,7 +19,10 @@ import sys
 
 import tensorflow as tf
 
-_SECRET = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|SAS", re.IGNORECASE)
+_SECRET = re.compile(
+    r"SECRET|TOKEN|PASSW(OR)?D|(^|_)PASS($|_)|KEY|CREDENTIAL|(^|_)SAS|CONN(ECTION)?_?STR|(^|_)AUTH($|_)|PRIVATE",
+    re.IGNORECASE,
+)  # names that look like secrets are not printed
 
 
 class Regression(tf.Module):

@@ -279,6 +279,38 @@ def test_an_env_var_that_looks_like_a_secret_is_flagged():
     assert len(flagged) == 1 and flagged[0].startswith("env.WANDB_API_KEY:")
 
 
+# Real variable names: the secrets' from the services' own docs, the others from NCCL, PyTorch,
+# Hugging Face and Azure ML runs.
+SECRET_NAMES = ["HF_TOKEN", "AZURE_STORAGE_CONNECTION_STRING", "AZURE_CLIENT_SECRET",
+                "DB_PASSWORD", "PGPASSWORD", "REDIS_PASS", "AZURE_STORAGE_SAS_TOKEN",
+                "DATA_SAS", "HTTP_AUTH", "SSH_PRIVATE_KEY", "WANDB_API_KEY"]  # fmt: skip
+PLAIN_NAMES = ["NCCL_DEBUG", "MASTER_ADDR", "AUTHOR", "PASSES", "HF_HOME", "AZUREML_RUN_ID",
+               "TORCH_DISTRIBUTED_DEBUG", "PYTHONPATH"]  # fmt: skip
+
+
+def test_every_name_that_looks_like_a_secret_is_flagged_and_no_other():
+    p = plan(JobSpec(env=dict.fromkeys(SECRET_NAMES + PLAIN_NAMES, "x")))
+    flagged = {w.split(":")[0] for w in p.warnings if "looks like a secret" in w}
+    assert flagged == {f"env.{name}" for name in SECRET_NAMES}
+
+
+def test_the_example_scripts_hide_every_name_that_looks_like_a_secret_from_the_env_they_print():
+    import ast
+    import re
+    from pathlib import Path
+
+    scripts = sorted(Path(__file__).parents[2].glob("presets/scripts/*.py"))
+    checked = 0
+    for script in scripts:
+        for node in ast.walk(ast.parse(script.read_text())):
+            if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_SECRET":
+                hidden = re.compile(node.value.args[0].value, re.IGNORECASE)
+                assert all(hidden.search(n) for n in SECRET_NAMES), script.name
+                assert not any(hidden.search(n) for n in PLAIN_NAMES), script.name
+                checked += 1
+    assert checked == 8, "every example script that prints its environment was checked"
+
+
 def test_fewer_gpus_per_node_than_the_size_has_warns_of_paid_idle_gpus():
     p = plan(JobSpec(nodes=2, gpus_per_node=2, sku="Standard_ND96asr_v4"))
     idle = [w for w in p.warnings if "paid for and idle" in w]

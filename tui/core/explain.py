@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from tui.core.catalog import Sku, skus
 from tui.core.command import launcher_for, uses_mpi
+from tui.core.files import looks_secret
 from tui.core.plan_types import LaunchPlan, Target
 from tui.core.spec import FRAMEWORKS, JobSpec, submit_problems
 
-_SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL|(^|_)SAS($|_)", re.IGNORECASE)
 _DISTRIBUTION_VARS = {
     "MASTER_ADDR",
     "MASTER_PORT",
@@ -100,7 +98,7 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
     out += _unknown_distribution(spec)
     for problem in submit_problems(spec):  # accepted here; `submit` refuses them
         out.append(f"{problem}. Submitting refuses this until it is fixed.")
-    for name in sorted(n for n in spec.env if _SECRET_NAME.search(n)):
+    for name in sorted(filter(looks_secret, spec.env)):
         out.append(
             f"env.{name}: looks like a secret; job env vars are stored in plain text in the job "
             "definition and in exported files. Keep secrets in Azure Key Vault or a workspace "

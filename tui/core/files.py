@@ -80,11 +80,20 @@ def why(err: OSError) -> str:
     return err.strerror or str(err)
 
 
-_SECRET_NAME = re.compile(
-    r"SECRET|TOKEN|PASSW(OR)?D|PASS$|KEY|CREDENTIAL|SAS|CONN(ECTION)?_?STR|AUTH|PRIVATE", re.I
+SECRET_NAME = re.compile(
+    r"SECRET|TOKEN|PASSW(OR)?D|(^|_)PASS($|_)|KEY|CREDENTIAL|(^|_)SAS|CONN(ECTION)?_?STR|(^|_)AUTH($|_)|PRIVATE",
+    re.IGNORECASE,
 )
+"""Variable names that look like they carry a secret (WANDB_API_KEY, HF_TOKEN, DB_PASS,
+AZURE_STORAGE_CONNECTION_STRING…). The example scripts in presets/scripts/ hide the same names
+from the environment they print (they cannot import this: they run on nodes without dtrain-tui)."""
+
+
+def looks_secret(name: str) -> bool:
+    """Whether this variable name looks like it carries a secret."""
+    return bool(SECRET_NAME.search(name))
 
 
 def holds_secrets(env: dict[str, str]) -> bool:
-    """Whether any variable name looks like it carries a secret (WANDB_API_KEY, HF_TOKEN…)."""
-    return any(_SECRET_NAME.search(name) for name in env)
+    """Whether any variable name looks like it carries a secret."""
+    return any(looks_secret(name) for name in env)
