@@ -38,7 +38,13 @@ def loaded_after(statement: str) -> list[str]:
 
 
 def test_the_core_list_is_not_empty():
-    assert {"tui.core.spec", "tui.core.plan", "tui.core.export", "tui.logs.sources"} <= set(CORE)
+    assert {
+        "tui.core.spec",
+        "tui.core.plan",
+        "tui.core.export",
+        "tui.core.job_import",
+        "tui.logs.sources",
+    } <= set(CORE)
 
 
 @pytest.mark.parametrize("module", CORE)

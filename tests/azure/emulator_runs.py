@@ -22,7 +22,7 @@ from azure.core.exceptions import ResourceExistsError
 from tests.logs.azurite import Azurite
 from tui.backends.base import JobHandle, JobState
 from tui.backends.local import LocalBackend
-from tui.core.export import spec_from_job
+from tui.core.job_import import spec_from_job
 from tui.core.plan import Target, plan
 
 CONTAINER = "azureml"

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from tests.core.invariants import check_plan
-from tui.core.export import ImportProblem, job_dict, load_job_file, spec_from_job, to_yaml
+from tui.core.export import job_dict, to_yaml
+from tui.core.job_import import ImportProblem, load_job_file, spec_from_job
 from tui.core.plan import plan
 
 from .test_export_sdk import rest

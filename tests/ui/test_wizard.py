@@ -160,7 +160,7 @@ async def test_a_missing_code_folder_blocks_next(home):
 
 
 async def test_edit_job_yaml_opens_at_review_with_the_imported_values(home):
-    from tui.core.export import load_job_file
+    from tui.core.job_import import load_job_file
 
     (home / "src").mkdir()
     path = home / "job.yml"

@@ -150,7 +150,7 @@ def load_spec(args: argparse.Namespace) -> JobSpec:
     """The spec the inputs describe: a preset, a spec file, a job YAML or the defaults, + --set."""
     from pydantic import ValidationError
 
-    from tui.core.export import ImportProblem, load_job_file
+    from tui.core.job_import import ImportProblem, load_job_file
     from tui.core.presets import PresetProblem, get_preset, spec_from_mapping
     from tui.core.spec import JobSpec, friendly
 

@@ -312,7 +312,7 @@ def cmd_wizard(args: argparse.Namespace) -> int:
 def cmd_edit(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from tui.core.export import ImportProblem, load_job_file
+    from tui.core.job_import import ImportProblem, load_job_file
     from tui.core.spec import friendly
 
     try:
