@@ -1,4 +1,5 @@
-"""Step 5: exactly what will run — commands, env per rank, TF_CONFIG, topology, YAML, Python."""
+"""Step 5: exactly what will run — commands, env per rank, the framework's own config (a JSON
+variable per task, a config file), topology, YAML, Python."""
 
 from __future__ import annotations
 
@@ -14,10 +15,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static, TabbedContent, TabPane
 
 from screens.base import WizardStep
-from tui.core import deepspeed
 from tui.core.export import to_yaml
 from tui.core.plan import LaunchPlan, Origin
 from tui.core.sdk import to_python
+from tui.frameworks import registry
+from tui.frameworks.base import Framework
 from widgets.env_table import EnvTable, origin_colors
 from widgets.topology import Topology
 from widgets.why import code_style, explained
@@ -26,14 +28,28 @@ from widgets.why import code_style, explained
 TABS = {
     "tab-command": ("Command", 3, "What each node runs, and why."),
     "tab-env": ("Env per rank", 3, "Every rank's variables; the colour says who sets each."),
-    "tab-tf": ("TF_CONFIG", 2, "The TF_CONFIG Azure ML writes on each node."),
-    "tab-deepspeed": ("DeepSpeed", 3, "The ds_config.json the command reads, in your numbers."),
+    "tab-json": ("{var}", 2, "The {var} Azure ML writes on each node."),
+    "tab-config": ("{tab}", 3, "The {file} the command reads, in your numbers."),
     "tab-topology": ("Topology", 2, "Nodes, their GPUs and ranks; node 0 is the master."),
     "tab-yaml": ("Job YAML", 3, "`az ml job create --file job.yml` submits exactly this."),
     "tab-sdk": ("Python SDK", 3, "azure-ai-ml code that builds the same job."),
 }
 STEP_TITLES = ("Framework", "Launch", "Resources", "Code & env")
 _TAB = Binding.Group("Tab", compact=True)
+
+
+def _framework_words(framework: Framework) -> dict[str, str]:
+    """The names the framework's own tabs take: its JSON variable, its config file. A framework
+    without one keeps another's name on the hidden tab."""
+    makers = [f for f in registry.frameworks() if f.config_title]
+    shows = [f for f in registry.frameworks() if f.shown_json_var]
+    config = framework if framework.config_title else makers[0]
+    shown = framework if framework.shown_json_var else shows[0]
+    return {
+        "var": shown.shown_json_var or "",
+        "tab": config.config_tab,
+        "file": config.config_name,
+    }
 
 
 def _syntax(text: str, lexer: str, dark: bool = True) -> Syntax:
@@ -63,10 +79,15 @@ class ReviewStep(WizardStep):
     def form(self) -> ComposeResult:
         yield Static("", id="summary")
         with TabbedContent(id="tabs"):
+            words = _framework_words(registry.get(self.app.spec.framework))
             for tab_id, (title, step, caption) in TABS.items():
-                with TabPane(title, id=tab_id):
+                with TabPane(title.format(**words), id=tab_id):
                     with Horizontal(classes="edit-bar"):
-                        yield Static(explained(caption), classes="tab-caption")
+                        yield Static(
+                            explained(caption.format(**words)),
+                            id=f"{tab_id}-caption",
+                            classes="tab-caption",
+                        )
                         yield Button(
                             f"Edit {STEP_TITLES[step]}",
                             id=f"edit-{tab_id}",
@@ -95,53 +116,59 @@ class ReviewStep(WizardStep):
         colors = origin_colors(self.app.current_theme)
         legend = Text("who sets it: ")
         present = {v.origin for r in (p.ranks[0], p.ranks[-1]) for v in r.env}
-        for origin in Origin:
+        for origin in Origin.known():
             if origin in present:
                 legend.append(f"■ {origin.value}  ", style=colors[origin])
         self.query_one("#legend", Static).update(legend)
         self.query_one(EnvTable).set_plan(p)
         tabs = self.query_one(TabbedContent)
         dark = self.app.current_theme.dark
-        is_tf = p.spec.framework == "tensorflow"
-        if is_tf:
+        framework = registry.get(p.spec.framework)
+        words = _framework_words(framework)
+        for tab_id, (title, _, caption) in TABS.items():
+            if "{" in title:
+                tabs.get_tab(tab_id).label = title.format(**words)
+                self.query_one(f"#{tab_id}-caption", Static).update(
+                    explained(caption.format(**words))
+                )
+        var = framework.shown_json_var
+        if var:
             configs = "\n".join(
                 f"# {r.role} {r.task_index} (node {r.node})\n"
-                + json.dumps(json.loads(r.env_dict()["TF_CONFIG"]), indent=2)
+                + json.dumps(json.loads(r.env_dict()[var]), indent=2)
                 for r in p.ranks
             )
-            self.query_one("#tab-tf-body", Static).update(_syntax(configs, "json"))
-        tabs.get_tab("tab-tf").display = is_tf
-        is_ds = p.spec.framework == "deepspeed"
-        if is_ds:
-            self.query_one("#tab-deepspeed-body", Static).update(self._deepspeed(p, dark))
-        tabs.get_tab("tab-deepspeed").display = is_ds
+            self.query_one("#tab-json-body", Static).update(_syntax(configs, "json"))
+        tabs.get_tab("tab-json").display = bool(var)
+        if framework.config_title:
+            self.query_one("#tab-config-body", Static).update(self._config(p, framework, dark))
+        tabs.get_tab("tab-config").display = bool(framework.config_title)
         self.query_one(Topology).show(p)
         self.shown = {"yaml": to_yaml(p), "sdk": to_python(p)}
         self.query_one("#tab-yaml-body", Static).update(_syntax(self.shown["yaml"], "yaml", dark))
         self.query_one("#tab-sdk-body", Static).update(_syntax(self.shown["sdk"], "python", dark))
 
-    def _deepspeed(self, p: LaunchPlan, dark: bool) -> Group:
+    def _config(self, p: LaunchPlan, framework: Framework, dark: bool) -> Group:
         """The generated config with its arithmetic, or the user's file with what is wrong."""
-        if p.deepspeed_config is not None:
-            why = deepspeed.explain(p.spec, p.sku, p.world_size)
+        config = p.config_file
+        if config is not None:
             return Group(
-                *(self._said("• ", line) for line in why),
+                *(self._said("• ", line) for line in config.explanations),
                 Text(
-                    f"\nds_config.json (written into {p.spec.code or '.'} on export and "
-                    "local runs)",
+                    f"\n{config.name} (written into {p.spec.code or '.'} on export and local runs)",
                     style="bold underline",
                 ),
-                _syntax(deepspeed.render(p.deepspeed_config), "json", dark),
+                _syntax(config.render(), "json", dark),
             )
-        path = deepspeed.user_config_path(p.spec)
+        path = framework.user_config(p.spec)
         if path is None:
             return Group(Text("The job's own command is used as given; it names its config."))
         parts: list = [Text(f"Your config: {path} (read, never rewritten)", style="bold")]
-        problems = deepspeed.user_config_problems(p.spec, p.world_size)
+        problems = framework.user_config_problems(p.spec, p.world_size)
         parts += [self._said("⚠ ", problem, "yellow") for problem in problems]
         if not problems:
             parts.append(Text("✓ its batch sizes agree with WORLD_SIZE " + str(p.world_size)))
-            parts.append(_syntax(deepspeed.render(deepspeed.read_config(path)), "json", dark))
+            parts.append(_syntax(framework.user_config_text(p.spec) or "", "json", dark))
         return Group(*parts)
 
     def _command(self, p: LaunchPlan) -> Group:
@@ -203,8 +230,8 @@ class ReviewStep(WizardStep):
     def on_env_table_highlighted(self, event: EnvTable.Highlighted) -> None:
         r = event.rank
         who = (
-            f"{r.role} {r.task_index} · node {r.node}: "  # TensorFlow's words: no rank
-            if self.app.spec.framework == "tensorflow"
+            f"{r.role} {r.task_index} · node {r.node}: "  # tasks: the framework's words, no rank
+            if self.app.current_plan().tasks
             else f"rank {r.rank} · node {r.node} · local rank {r.local_rank}: "
         )
         detail = Text(who, style="bold")
@@ -245,11 +272,16 @@ class ReviewStep(WizardStep):
         text = {
             "tab-yaml": lambda: self.shown["yaml"],
             "tab-sdk": lambda: self.shown["sdk"],
-            "tab-tf": lambda: "\n".join(r.env_dict().get("TF_CONFIG", "") for r in p.ranks),
-            "tab-deepspeed": lambda: deepspeed.render(p.deepspeed_config or {}),
+            "tab-json": lambda: "\n".join(
+                r.env_dict().get(registry.get(p.spec.framework).shown_json_var or "", "")
+                for r in p.ranks
+            ),
+            "tab-config": lambda: p.config_file.render() if p.config_file else "",
         }.get(active, lambda: p.command)()
         self.app.copy_to_clipboard(text)
-        self.notify(f"Copied {TABS.get(active, ('command',))[0]} to the clipboard")
+        title = TABS.get(active, ("command",))[0]
+        words = _framework_words(registry.get(p.spec.framework))
+        self.notify(f"Copied {title.format(**words)} to the clipboard")
 
     def action_next(self) -> None:
         self.app.action_submit()

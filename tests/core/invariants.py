@@ -6,6 +6,7 @@ import json
 from collections import Counter
 
 from tui.core.plan import LaunchPlan, Origin
+from tui.frameworks.deepspeed import DEEPSPEED
 
 
 def check_plan(p: LaunchPlan) -> None:
@@ -39,7 +40,7 @@ def check_plan(p: LaunchPlan) -> None:
             expected |= {"OMPI_COMM_WORLD_RANK": r.node, "OMPI_COMM_WORLD_SIZE": p.instance_count}
         for var in r.env:  # what Azure ML or a launcher sets (a user's own value stays as is)
             want = expected.get(var.name)
-            if (var.name, var.origin, p.target.kind) == ("LOCAL_RANK", Origin.DEEPSPEED, "local"):
+            if (var.name, var.origin, p.target.kind) == ("LOCAL_RANK", DEEPSPEED, "local"):
                 want = r.rank  # DeepSpeed copies Open MPI's local rank: one host, all local
             if want is not None and var.origin is not Origin.USER:
                 assert var.value == str(want), (r.rank, var)

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui.cli import main
-from tui.core.deepspeed import check_config, precision_for, read_config
 from tui.core.plan import plan
 from tui.core.presets import get_preset
 from tui.core.spec import JobSpec
+from tui.frameworks.deepspeed_config import check_config, precision_for, read_config
 
 # The shipped preset runs its example with the example's own ds_config.json; these tests ask for
 # the config dtrain-tui builds from the plan instead.
@@ -70,9 +70,9 @@ def test_the_generated_config_always_satisfies_deepspeeds_batch_check(
         ds_offload=offload,
     )
     p = plan(spec)
-    assert p.deepspeed_config is not None
-    assert _batch_rule_holds(p.deepspeed_config, p.world_size)
-    assert check_config(p.deepspeed_config, p.world_size) == []
+    assert p.config_file is not None
+    assert _batch_rule_holds(p.config_file.data, p.world_size)
+    assert check_config(p.config_file.data, p.world_size) == []
     assert "--deepspeed_config ds_config.json" in p.command
 
 
@@ -90,9 +90,9 @@ def test_precision_follows_the_gpu_and_says_why(sku, precision):
     chosen = precision_for(spec, p.sku)
     assert chosen.name == precision
     assert p.sku.gpu_model in chosen.why
-    assert p.deepspeed_config[precision]["enabled"] is True
+    assert p.config_file.data[precision]["enabled"] is True
     other = "fp16" if precision == "bf16" else "bf16"
-    assert other not in p.deepspeed_config
+    assert other not in p.config_file.data
     assert any(f"Precision {precision}" in e for e in p.explanations)
 
 

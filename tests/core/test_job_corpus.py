@@ -154,7 +154,7 @@ def test_warnings_read_the_command_the_job_really_runs():
     assert not [w for w in tf.warnings if "no launcher" in w]
     ds = plan(_spec(_job("deepspeed/deepspeed-training/job.yml")))
     assert ds.spec.deepspeed_config == "ds_config.json"  # the command's own config
-    assert ds.deepspeed_config is None  # so none is generated in its place
+    assert ds.config_file is None  # so none is generated in its place
     cpu = plan(_spec(_job("dist_job_2.yml")))  # mpi on a compute dtrain-tui does not know
     assert "2 nodes × 4 processes" in describe(cpu) and "GPU" not in describe(cpu)
 

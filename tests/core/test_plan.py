@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from tests.core.invariants import check_plan
 from tui.core.plan import AZUREML, Origin, Target, plan
 from tui.core.spec import JobSpec, launch_mode_problem
+from tui.frameworks.huggingface import ACCELERATE
+from tui.frameworks.pytorch import TORCHRUN
 
 
 def env(p, rank):
@@ -53,7 +55,7 @@ def test_pytorch_per_node_wraps_the_script_in_torchrun_with_the_node_count():
     assert (r9.node, r9.local_rank) == (1, 1)
     e = r9.env_dict()
     assert (e["RANK"], e["LOCAL_RANK"], e["WORLD_SIZE"], e["NODE_RANK"]) == ("9", "1", "16", "1")
-    assert origin(p, 9, "RANK") is Origin.TORCHRUN
+    assert origin(p, 9, "RANK") is TORCHRUN
     assert origin(p, 9, "NODE_RANK") is Origin.AZUREML
     world = next(v for v in r9.env if v.name == "WORLD_SIZE")
     assert world.note == "replaces Azure ML's 2"  # AML alone would say 2 nodes × 1 process
@@ -76,7 +78,7 @@ def test_accelerate_gets_machines_total_processes_and_main_process():
         "--machine_rank $NODE_RANK --main_process_ip $MASTER_ADDR --main_process_port $MASTER_PORT "
         "train.py"
     )
-    assert origin(p, 3, "LOCAL_RANK") is Origin.ACCELERATE
+    assert origin(p, 3, "LOCAL_RANK") is ACCELERATE
 
 
 def test_lightning_per_process_passes_num_nodes_and_devices():

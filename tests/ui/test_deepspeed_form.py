@@ -37,8 +37,8 @@ async def test_typed_batch_numbers_reach_the_config_and_review_shows_the_arithme
         await pilot.press("end", "backspace", "4")
         await pilot.pause()
         p = app.current_plan()
-        assert p.deepspeed_config["gradient_accumulation_steps"] == 4
-        assert p.deepspeed_config["train_batch_size"] == 4 * 4 * p.world_size
+        assert p.config_file.data["gradient_accumulation_steps"] == 4
+        assert p.config_file.data["train_batch_size"] == 4 * 4 * p.world_size
         shown = str(app.screen.query_one("#ds-arithmetic", Static).render())
         assert f"× accumulation 4 × WORLD_SIZE {p.world_size} = {16 * p.world_size}" in shown
 
@@ -51,9 +51,9 @@ async def test_typed_batch_numbers_reach_the_config_and_review_shows_the_arithme
         await pilot.pause()
         app.goto_step(4)
         await pilot.pause()
-        app.screen.query_one(TabbedContent).active = "tab-deepspeed"
+        app.screen.query_one(TabbedContent).active = "tab-config"
         await pilot.pause()
-        body = _text(app.screen.query_one("#tab-deepspeed-body", Static))
+        body = _text(app.screen.query_one("#tab-config-body", Static))
         assert f"accumulation 2 × WORLD_SIZE {p.world_size}" in body
         assert '"train_batch_size": ' + str(4 * 2 * p.world_size) in body
 
@@ -63,7 +63,7 @@ async def test_the_deepspeed_tab_and_section_show_only_for_deepspeed():
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         tabs = app.screen.query_one(TabbedContent)
-        assert not tabs.get_tab("tab-deepspeed").display
+        assert not tabs.get_tab("tab-config").display
         app.goto_step(3)
         await pilot.pause()
         assert not app.screen.query_one("#deepspeed").display

@@ -46,7 +46,7 @@ def test_review_tf_config_tab(snap_compare):
         script="train.py",
     )
     app = make_app(spec=spec, review=True)
-    assert snap_compare(app, run_before=at_step(0, "tab-tf"), terminal_size=SIZE)
+    assert snap_compare(app, run_before=at_step(0, "tab-json"), terminal_size=SIZE)
 
 
 def test_sku_table_with_a_warning(snap_compare):

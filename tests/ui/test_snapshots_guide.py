@@ -24,7 +24,7 @@ def test_review_deepspeed_tab(snap_compare):
 
     async def run_before(pilot) -> None:
         await pilot.pause()
-        pilot.app.screen.query_one("#tabs").active = "tab-deepspeed"
+        pilot.app.screen.query_one("#tabs").active = "tab-config"
         await pilot.pause()
 
     assert snap_compare(app, run_before=run_before, terminal_size=SIZE)

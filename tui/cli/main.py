@@ -36,6 +36,11 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{message} (see `{self.prog} --help`)")
 
 
+SHOW_CONFIG = "deepspeed"
+"""`preview --show`'s name for the config file the job's command reads (the only framework that
+has one gave it its name)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="dtrain-tui",
@@ -50,7 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_inputs(p)
     p.add_argument(
         "--show",
-        choices=("command", "env", "yaml", "sdk", "json", "deepspeed", "all"),
+        choices=("command", "env", "yaml", "sdk", "json", SHOW_CONFIG, "all"),
         default="command",
         help="what to show (default: command; deepspeed: the ds_config.json, as JSON)",
     )
@@ -165,39 +170,39 @@ def _console():
 
 def cmd_preview(args: argparse.Namespace) -> int:
     from tui.cli.render import print_plan
-    from tui.core.deepspeed import user_config_problems
+    from tui.frameworks import registry
 
     p = _plan(args)
-    if args.show == "deepspeed":
-        _print_deepspeed(p)
+    framework = registry.get(p.spec.framework)
+    if args.show == SHOW_CONFIG:
+        _print_config(p, framework)
     else:
         print_plan(p, args.show, _console())
-    for problem in user_config_problems(p.spec, p.world_size):
+    for problem in framework.user_config_problems(p.spec, p.world_size):
         print(f"warning: {problem}", file=sys.stderr)
     return 0
 
 
-def _print_deepspeed(p) -> None:
-    """The config the job will read: the generated one, or the user's file as it is."""
-    from tui.core.deepspeed import ConfigProblem, read_config, render, user_config_path
-
-    if p.deepspeed_config is not None:
-        sys.stdout.write(render(p.deepspeed_config))
+def _print_config(p, framework) -> None:
+    """The config file the job will read: the generated one, or the user's file as it is."""
+    if p.config_file is not None:
+        sys.stdout.write(p.config_file.render())
         return
-    path = user_config_path(p.spec)
-    if path is None:
-        raise CliError(
-            "--show deepspeed: this job has no DeepSpeed config "
-            + (
-                "(its command is used as given)"
-                if p.spec.framework == "deepspeed"
-                else f"(framework is {p.spec.framework}; choose deepspeed)"
-            )
-        )
     try:
-        sys.stdout.write(render(read_config(path)))
-    except ConfigProblem as err:
-        raise CliError(f"deepspeed_config: {err}") from None
+        text = framework.user_config_text(p.spec)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    if text is None:
+        from tui.frameworks import registry
+
+        makers = [f for f in registry.frameworks() if f.config_title]
+        why = (
+            "its command is used as given"
+            if framework in makers
+            else f"framework is {p.spec.framework}; choose {' or '.join(f.name for f in makers)}"
+        )
+        raise CliError(f"--show {SHOW_CONFIG}: this job has no {makers[0].config_title} ({why})")
+    sys.stdout.write(text)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -220,7 +225,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not out.parent.is_dir():
         raise CliError(f"{out.parent}: no such folder; create it or choose another path")
     # The config first: a user's different ds_config.json stops the export before job.yml.
-    ds_path = _write_deepspeed_config(p, args.force) if p.deepspeed_config is not None else None
+    config_path = _write_config_file(p, args.force) if p.config_file is not None else None
     mode = PRIVATE if holds_secrets(p.env_vars) else PUBLIC  # env values are written as they are
     try:  # a temporary file renamed over the old one: a full disk leaves the old file whole
         with atomic_file(out, mode) as f:
@@ -233,32 +238,32 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"{out}: cannot write it ({why(err)}); the old file, if any, is unchanged"
         ) from None
     shape = (
-        f"{p.spec.nodes} workers + {p.spec.parameter_servers} ps"  # TensorFlow has no WORLD_SIZE
-        if p.spec.framework == "tensorflow"
+        f"{p.spec.nodes} workers + {p.spec.parameter_servers} ps"  # tasks: no WORLD_SIZE
+        if p.tasks
         else f"WORLD_SIZE {p.world_size}"
     )
     print(f"wrote {out} ({args.format}: {p.instance_count} nodes, {shape})")
-    if ds_path is not None:
-        print(f"wrote {ds_path} (the DeepSpeed config the command reads)")
+    if config_path is not None:
+        print(f"wrote {config_path} (the {p.config_file.title} the command reads)")
     for w in p.warnings:
         print(f"warning: {w}", file=sys.stderr)
     return 0
 
 
-def _write_deepspeed_config(p, force: bool) -> Path:
-    """ds_config.json into the job's code folder, where the command looks for it."""
-    from tui.core.deepspeed import ConfigProblem, write_config
+def _write_config_file(p, force: bool) -> Path:
+    """The plan's config file into the job's code folder, where the command looks for it."""
+    from tui.core.plan_types import ConfigFileProblem
     from tui.core.spec import is_remote
 
-    code = p.spec.code or "."
+    code, config = p.spec.code or ".", p.config_file
     if is_remote(code):
         raise CliError(
-            f"code: {code} is not on this machine, so ds_config.json cannot be written into it; "
-            "export with a local code folder or point deepspeed_config at a file in it"
+            f"code: {code} is not on this machine, so {config.name} cannot be written into it; "
+            f"export with a local code folder or point {config.field} at a file in it"
         )
     try:
-        return write_config(p.deepspeed_config, Path(code), force)
-    except ConfigProblem as err:
+        return config.write(Path(code), force)
+    except ConfigFileProblem as err:
         raise CliError(str(err)) from None
 
 

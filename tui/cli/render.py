@@ -25,17 +25,18 @@ def _same(text: str) -> str:
     return text
 
 
-ORIGIN_STYLE = {
-    Origin.AZUREML: "cyan",
-    Origin.TORCHRUN: "magenta",
-    Origin.ACCELERATE: "magenta",
-    Origin.OPENMPI: "yellow",
-    Origin.COMMAND: "blue",
-    Origin.USER: "green",
-    Origin.LIGHTNING: "bright_magenta",
-    Origin.DEEPSPEED: "bright_magenta",
-    Origin.TENSORFLOW: "bright_magenta",
+_KIND_STYLE = {
+    "platform": "cyan",
+    "launcher": "magenta",
+    "command": "blue",
+    "user": "green",
+    "framework": "bright_magenta",  # set inside the process by the framework itself
 }
+
+
+def origin_style(origin: Origin) -> str:
+    """A colour per kind of origin; Open MPI its own, beside the launchers it starts."""
+    return "yellow" if origin is Origin.OPENMPI else _KIND_STYLE.get(origin.kind, "")
 
 
 class _Plain:
@@ -121,7 +122,7 @@ def _env_lines(out: Out, env: tuple[EnvVar, ...], width: int, clean: Clean) -> N
     for v in env:
         out.append(f"    {clean(v.name):<{width}} ")
         out.append(f"{clean(v.value):<16} ")
-        out.append(v.origin.value, style=ORIGIN_STYLE.get(v.origin, ""))
+        out.append(v.origin.value, style=origin_style(v.origin))
         if v.note:
             out.append(f" ({clean(v.note)})", style="dim")
         out.append("\n")
@@ -136,7 +137,7 @@ def env(p: LaunchPlan, clean: Clean = _same) -> Iterator[Out]:
         for i in range(start, min(start + _BATCH, len(p.ranks))):
             r = p.ranks[i]
             label = f"  rank {r.rank} · node {r.node} · local rank {r.local_rank}"
-            if r.role != "worker" or p.spec.framework == "tensorflow":
+            if r.role != "worker" or p.tasks:
                 label = f"  {r.role} {r.task_index} · node {r.node}"
             out.append(label, style="bold")
             out.append(f" · {r.log_file}\n", style="dim")

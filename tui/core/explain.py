@@ -6,7 +6,9 @@ from tui.core.catalog import Sku, skus
 from tui.core.command import launcher_for, uses_mpi
 from tui.core.files import looks_secret
 from tui.core.plan_types import LaunchPlan, Target
-from tui.core.spec import FRAMEWORKS, JobSpec, submit_problems
+from tui.core.spec import JobSpec, submit_problems
+from tui.frameworks import registry
+from tui.frameworks.base import Launcher
 
 _DISTRIBUTION_VARS = {
     "MASTER_ADDR",
@@ -52,9 +54,10 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
                 "over Ethernet, often the bottleneck; for multi-node training choose an "
                 "InfiniBand size (ND A100 v4, ND H100 v5, …)."
             )
+    framework = registry.get(spec.framework)
     idle = sku.gpus - spec.gpus_per_node if sku else 0
-    if idle > 0 and spec.framework != "tensorflow" and spec.launch != "single":
-        # TensorFlow's one task per node and a single process may drive every GPU themselves.
+    if idle > 0 and not framework.one_task_per_node and spec.launch != "single":
+        # One task per node and a single process may drive every GPU themselves.
         assert sku is not None
         smaller = min(
             (
@@ -78,16 +81,10 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
         )
     if sku and sku.vendor == "amd":
         out.append(f"sku: {sku.name} has AMD GPUs: use a ROCm environment; RCCL replaces NCCL.")
-    if spec.framework == "lightning" and spec.launch == "per_node":
-        out.append(
-            "launch: Lightning started per node sees LOCAL_RANK=0 from Azure ML, so it does not "
-            f"start its own processes and uses 1 GPU per node instead of {spec.gpus_per_node}. "
-            "Choose per-process launch (Azure ML starts one process per GPU; Lightning finds "
-            "them)."
-        )
+    out += framework.warnings(spec)
     if (
         spec.launch == "per_node"
-        and spec.framework != "tensorflow"  # one task per node is TensorFlow's own way
+        and not framework.one_task_per_node  # the framework's own way, not a launcher's
         and spec.command is not None
         and launcher_for(spec) is None
     ):
@@ -133,7 +130,7 @@ def explain(
     spec: JobSpec,
     sku: Sku | None,
     target: Target,
-    launcher: str | None,
+    launcher: Launcher | None,
     pcpi: int,
     workers: int,
     world: int,
@@ -156,11 +153,11 @@ def explain(
                 else "(RANK, LOCAL_RANK)."
             )
         )
-    elif launcher in ("torchrun", "accelerate"):
+    elif launcher is not None and launcher.spawns:
         out.append(
-            f"Per-node launch: {who} starts 1 process on each node, `{launcher}`, which starts "
-            f"{g} workers there and sets their RANK, LOCAL_RANK and WORLD_SIZE. The node count "
-            f"({n}) is written into the command because Azure ML does not set it."
+            f"Per-node launch: {who} starts 1 process on each node, `{launcher.name}`, which "
+            f"starts {g} workers there and sets their RANK, LOCAL_RANK and WORLD_SIZE. The node "
+            f"count ({n}) is written into the command because Azure ML does not set it."
         )
     else:
         out.append(f"Per-node launch: {who} starts 1 process on each node.")
@@ -184,11 +181,7 @@ def explain(
             f"On this machine every simulated node is 127.0.0.1 and MASTER_PORT is a free port "
             f"({target.master_port})."
         )
-    if spec.framework == "lightning" and spec.launch == "per_process":
-        out.append(
-            f"Lightning gets --trainer.num_nodes {n} --trainer.devices {g} and finds the "
-            "processes Azure ML started through RANK/LOCAL_RANK/WORLD_SIZE."
-        )
+    out += registry.get(spec.framework).explain(spec, sku, target, launcher)
     if sku and n > 1 and sku.nccl_can_use_infiniband:
         out.append(
             f"{sku.name} has InfiniBand ({sku.interconnect}); NCCL uses it between nodes "
@@ -235,19 +228,15 @@ def describe(p: LaunchPlan) -> str:
     sku = (
         f" on {p.sku.name} ({p.sku.gpus}× {p.sku.gpu_model}, {p.sku.interconnect})" if p.sku else ""
     )
-    if s.framework == "tensorflow":  # TensorFlow's words: tasks, workers, ps; no WORLD_SIZE
-        tasks = p.instance_count
-        shape = (
-            f"{s.nodes} worker{'s' if s.nodes != 1 else ''}"
-            + (f" + {s.parameter_servers} ps" if s.parameter_servers else "")
-            + f" = {tasks} task{'s' if tasks != 1 else ''}, one per node"
-        )
-        return f"{FRAMEWORKS[s.framework]} · {shape}{',' + sku if sku else ''} · {p.target.kind}"
+    framework = registry.get(s.framework)
+    shape = framework.shape(s, p.instance_count)  # in the framework's own words, if it has some
+    if shape is not None:
+        return f"{framework.title} · {shape}{',' + sku if sku else ''} · {p.target.kind}"
     shape = (
         f"{s.nodes} node{'s' if s.nodes != 1 else ''} × {s.gpus_per_node} {unit}"
         f"{many if s.gpus_per_node != 1 else ''}"
     )
     return (
-        f"{FRAMEWORKS[s.framework]} · {s.launch.replace('_', '-')} · {shape}{sku} · "
+        f"{framework.title} · {s.launch.replace('_', '-')} · {shape}{sku} · "
         f"WORLD_SIZE {p.world_size} · {p.target.kind}"
     )

@@ -59,7 +59,7 @@ def _same_distribution(written: Any, dist: dict[str, Any]) -> bool:
         return False
     if kind not in MODELED_DISTRIBUTIONS:
         return written == dist
-    if kind == "tensorflow":  # an omitted worker_count is instance_count - parameter servers
+    if "worker_count" in dist:  # an omitted worker_count is instance_count - parameter servers
         return (written.get("parameter_server_count") or 0) == (
             dist.get("parameter_server_count") or 0
         ) and written.get("worker_count") in (None, dist["worker_count"])

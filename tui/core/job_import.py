@@ -15,6 +15,7 @@ from typing import Any
 from tui.core.job_paths import moved_path, paths_moved
 from tui.core.plan import MODELED_DISTRIBUTIONS, build_command, framework_args
 from tui.core.spec import JobSpec
+from tui.frameworks import registry
 
 
 class ImportProblem(ValueError):
@@ -34,23 +35,11 @@ _MODELED = {
 }
 _NPROC = re.compile(r"--nproc[_-]per[_-]node[= ](\d+)")
 _NUM_PROCESSES = re.compile(r"--num_processes[= ](\d+)")
-# `--deepspeed_config ds.json` (deepspeed.add_config_arguments) or `--deepspeed ds.json` (HF)
-_DS_CONFIG = re.compile(r"--deepspeed(?:_config)?[= ]((?!-)\S+\.json\b['\"]?)")
 
 
 def infer_framework(dist_type: str, command: str) -> str:
     """The framework a job most likely uses, from its distribution and command."""
-    if dist_type == "tensorflow":
-        return "tensorflow"
-    if "--deepspeed" in command or re.search(r"(^|\s)deepspeed\s", command):
-        return "deepspeed"
-    if dist_type == "mpi":
-        return "horovod"
-    if "--trainer." in command or "lightning" in command.lower():
-        return "lightning"
-    if "accelerate launch" in command or "transformers" in command:
-        return "huggingface"
-    return "pytorch"
+    return registry.guess(dist_type, command)
 
 
 def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None = None) -> JobSpec:
@@ -84,32 +73,24 @@ def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None =
     shm_size = resources.pop("shm_size", None)
 
     fw = framework or infer_framework(dist_type, command)
+    framework_of = registry.get(fw) if fw in registry.names() else registry.get("pytorch")
     fields: dict[str, Any] = {"framework": fw, "sku": None, "shm_size": shm_size}
     if dist_type not in MODELED_DISTRIBUTIONS:
         # No distribution (or one the wizard does not model, kept as written): one process
         # per node and no rank variables.
         fields |= {"launch": "single", "nodes": instances, "gpus_per_node": 1}
-    elif dist_type == "tensorflow":
-        ps = _int(dist.get("parameter_server_count") or 0, "distribution.parameter_server_count")
-        workers = _int(dist.get("worker_count") or instances - ps, "distribution.worker_count")
-        # worker_count + parameter_server_count may differ from instance_count: azure-ai-ml
-        # accepts that, the plan warns and only `submit` refuses it (spec.submit_problems).
-        fields |= {
-            "launch": "per_node",
-            "nodes": workers,
-            "parameter_servers": ps,
-            "gpus_per_node": 1,
-        }
+    elif importer := next(
+        (f for f in registry.frameworks() if f.imports_distribution(dist_type)), None
+    ):  # a distribution that names its framework's own shape (workers, parameter servers)
+        fields |= importer.imported_distribution(dist, instances, _int)
     else:
         pcpi = _int(
             dist.get("process_count_per_instance") or 1, "distribution.process_count_per_instance"
         )
-        if fw == "deepspeed":
-            fields["deepspeed_via"] = "mpi" if dist_type == "mpi" else "pytorch"
         fields["nodes"] = instances
         per_node = pcpi == 1 and (
-            any(s in command for s in ("torchrun", "torch.distributed.", "accelerate launch"))
-            or (fw == "lightning" and instances > 1)
+            registry.detect_launcher(command) is not None
+            or framework_of.one_process_is_per_node(instances)
         )
         if per_node:
             fields["launch"] = "per_node"
@@ -121,16 +102,9 @@ def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None =
                 fields["gpus_per_node"] = max(1, int(total.group(1)) // instances)
             else:
                 fields["gpus_per_node"] = 1
-            if "accelerate launch" in command:
-                fields["hf_launcher"] = "accelerate"
-            elif fw == "huggingface":
-                fields["hf_launcher"] = "torchrun"
         else:
             fields |= {"launch": "per_process", "gpus_per_node": pcpi}
-    if fw == "deepspeed":
-        config = _DS_CONFIG.search(command)
-        if config:  # the command names its config: no generated one, no warning about none
-            fields["deepspeed_config"] = config.group(1).strip("'\"")
+    fields |= framework_of.imported(dist_type, command, fields)
 
     code = data.get("code")
     env = data.get("environment_variables") or {}

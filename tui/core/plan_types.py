@@ -6,38 +6,62 @@ neither imports the other back.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Literal, overload
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 
 from tui.core.catalog import Sku
-from tui.core.spec import JobSpec
+from tui.core.files import write_atomic
+
+if TYPE_CHECKING:
+    from tui.core.spec import JobSpec
 
 AZUREML_MASTER_PORT = 6105
-TF_PORT = 2222
+TASK_PORT = 2222
+"""Where each task listens on its node on Azure ML (processes with a port of their own)."""
 
 
-class Origin(str, Enum):
-    """Who sets an environment variable in a running rank."""
+OriginKind = Literal["platform", "launcher", "framework", "command", "user"]
 
-    AZUREML = "Azure ML"
-    TORCHRUN = "torchrun"
-    ACCELERATE = "accelerate"
-    OPENMPI = "Open MPI"
-    COMMAND = "job command"
-    USER = "you"
-    LIGHTNING = "Lightning"
-    DEEPSPEED = "DeepSpeed"
-    TENSORFLOW = "TensorFlow"
+
+@dataclass(frozen=True)
+class Origin:
+    """Who sets an environment variable in a running rank: the platform (Azure ML), a launcher
+    (Open MPI's mpirun; each framework module names its own), the framework inside the training
+    process, the job command, or the user. Every origin made is listed by `Origin.known()`."""
+
+    value: str
+    kind: OriginKind
+
+    _known: ClassVar[dict[str, Origin]] = {}
+    AZUREML: ClassVar[Origin]
+    OPENMPI: ClassVar[Origin]
+    COMMAND: ClassVar[Origin]
+    USER: ClassVar[Origin]
+
+    def __post_init__(self) -> None:
+        Origin._known.setdefault(self.value, self)
 
     @property
     def in_process(self) -> bool:
         """Set by the framework inside the training process (on import or at setup), not by
         whoever starts it: a launcher passes these on to nobody."""
-        return self in (Origin.LIGHTNING, Origin.DEEPSPEED, Origin.TENSORFLOW)
+        return self.kind == "framework"
+
+    @staticmethod
+    def known() -> tuple[Origin, ...]:
+        """Every origin, in the order they were made (the generic ones first)."""
+        return tuple(Origin._known.values())
+
+
+Origin.AZUREML = Origin("Azure ML", "platform")
+Origin.OPENMPI = Origin("Open MPI", "launcher")
+Origin.COMMAND = Origin("job command", "command")
+Origin.USER = Origin("you", "user")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +72,35 @@ class EnvVar:
     value: str
     origin: Origin
     note: str = ""
+
+
+class EnvBuilder:
+    """Ordered EnvVars; a later setter replaces an earlier one and notes what it replaced."""
+
+    __slots__ = ("_vars",)
+
+    def __init__(self, base: dict[str, EnvVar] | None = None) -> None:
+        self._vars: dict[str, EnvVar] = dict(base) if base else {}
+
+    def set(self, origin: Origin, **values: object) -> EnvBuilder:
+        for name, value in values.items():
+            old = self._vars.get(name)
+            note = ""
+            if old is not None and old.origin is not origin and old.value != str(value):
+                note = f"replaces {old.origin.value}'s {old.value}"
+            self._vars[name] = EnvVar(name, str(value), origin, note)
+        return self
+
+    def defaults(self, origin: Origin, **values: object) -> EnvBuilder:
+        """Set only the variables not set yet (what a launcher does with its defaults)."""
+        return self.set(origin, **{k: v for k, v in values.items() if k not in self._vars})
+
+    def done(self) -> tuple[EnvVar, ...]:
+        return tuple(self._vars.values())
+
+    @property
+    def vars(self) -> dict[str, EnvVar]:
+        return self._vars
 
 
 @dataclass(frozen=True)
@@ -71,7 +124,7 @@ class Target:
 
     def task_port(self, task: int) -> int:
         if self.kind == "azureml":
-            return TF_PORT
+            return TASK_PORT
         if task >= len(self.ports):
             raise ValueError(
                 f"the local target has {len(self.ports)} free ports, task {task} needs one"
@@ -88,7 +141,7 @@ class Target:
                 s.bind(("127.0.0.1", 0))
                 socks.append(s)
             numbers = [s.getsockname()[1] for s in socks]
-        except OSError as err:  # EMFILE for thousands of TensorFlow tasks
+        except OSError as err:  # EMFILE for thousands of tasks
             raise ValueError(
                 f"this machine could not give {ports + 1} free loopback ports "
                 f"({err.strerror}); rehearse fewer nodes here"
@@ -104,9 +157,7 @@ class Target:
         """The target `kind` ("azureml" or "local") with enough ports for `spec`."""
         if kind == "azureml":
             return AZUREML
-        # Only TensorFlow tasks need a port each; other frameworks meet at the master's.
-        tasks = spec.nodes + spec.parameter_servers if spec.framework == "tensorflow" else 0
-        return Target.local(tasks)
+        return Target.local(spec.tasks_with_ports)
 
 
 AZUREML = Target("azureml", AZUREML_MASTER_PORT)
@@ -133,7 +184,7 @@ class Distribution:
         if self.type == "none":
             return {}
         out: dict[str, Any] = {"type": self.type}
-        if self.type == "tensorflow":
+        if self.worker_count is not None:
             out["worker_count"] = self.worker_count
             out["parameter_server_count"] = self.parameter_server_count
         else:
@@ -147,7 +198,8 @@ class NodePlan:
 
     node: int
     role: str
-    """"worker" or "ps" (TensorFlow parameter server); "worker" for every other framework."""
+    """The task's role where processes are tasks ("worker", "ps": a parameter server);
+    "worker" everywhere else."""
     env: tuple[EnvVar, ...]
     command: str
     """The job command with this node's values filled in where they are known."""
@@ -212,6 +264,53 @@ class Ranks(Sequence[RankPlan]):
         return built
 
 
+class ConfigFileProblem(ValueError):
+    """A config file that cannot be written where the command reads it (one line)."""
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """A file the job's command reads that the plan builds from its numbers, and why each
+    number is what it is."""
+
+    name: str
+    """Its file name in the code folder, e.g. ds_config.json."""
+    title: str
+    """What it is, in a few words."""
+    field: str
+    """The spec field that names the user's own file instead (said when one is in the way)."""
+    data: dict[str, Any]
+    explanations: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        return json.dumps(self.data, indent=2) + "\n"
+
+    def write(self, folder: Path, force: bool = False) -> Path:
+        """Write it as `folder/name`; a different file there is kept unless `force`.
+
+        Returns the path. Raises ConfigFileProblem when a different file is in the way or the
+        write fails.
+        """
+        path = folder / self.name
+        text = self.render()
+        if path.exists() and not force:
+            try:
+                same = path.read_text(encoding="utf-8") == text
+            except (OSError, UnicodeDecodeError):
+                same = False
+            if same:
+                return path
+            raise ConfigFileProblem(
+                f"{path} exists and differs from the config built for this job; point "
+                f"{self.field} at it to use yours, or add --force to replace it"
+            )
+        try:
+            write_atomic(path, text)
+        except OSError as err:
+            raise ConfigFileProblem(f"{path}: cannot be written ({err.strerror or err})") from None
+        return path
+
+
 @dataclass(frozen=True)
 class LaunchPlan:
     """Everything that will run, derived from one spec for one target."""
@@ -224,7 +323,7 @@ class LaunchPlan:
     command: str
     environment: str | dict[str, Any]
     launcher: str | None
-    """The per-node launcher in the command (torchrun, accelerate, lightning), if any."""
+    """The per-node launcher in the command, if any (the framework module names it)."""
     world_size: int
     nodes: tuple[NodePlan, ...]
     ranks: Ranks
@@ -232,8 +331,11 @@ class LaunchPlan:
     explanations: tuple[str, ...]
     env_vars: dict[str, str] = field(default_factory=dict)
     """Job-level environment_variables (the user's)."""
-    deepspeed_config: dict[str, Any] | None = None
-    """The ds_config.json built from the plan (DeepSpeed jobs without a config file of theirs)."""
+    config_file: ConfigFile | None = None
+    """A config file built from the plan that the command reads (written into the code folder)."""
+    tasks: bool = False
+    """Processes are tasks named by role and index (`RankPlan.role`, `task_index`), one per
+    node, with no rank or WORLD_SIZE: the framework's own words."""
 
     @property
     def workers_per_node(self) -> int:

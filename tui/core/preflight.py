@@ -4,9 +4,9 @@ command that fixes it.
 A missing framework otherwise starts every process and shows a raw `ModuleNotFoundError` under
 "rank 0 exited with code 1". Checked here, before anything runs:
 - the script is inside the code folder (only that folder is snapshotted and uploaded);
-- the Python that runs the ranks can import what the launcher and the script need (`torch`,
-  `lightning`, `transformers`, `accelerate`, `deepspeed`, `tensorflow`, `horovod`): asked of that
-  Python itself with `importlib.util.find_spec`, which finds a module without importing it;
+- the Python that runs the ranks can import what the launcher and the script need (each
+  framework module lists its packages and the extra that installs them): asked of that Python
+  itself with `importlib.util.find_spec`, which finds a module without importing it;
 - `mpirun` exists for MPI plans (beside that Python, or on PATH);
 - more processes than this machine has cores is a warning: it runs, slowly; more than
   `local_process_limit()` (4 per core, at least 16) is refused unless forced (`--force`): each
@@ -14,7 +14,7 @@ A missing framework otherwise starts every process and shows a raw `ModuleNotFou
   of a laptop long before they do anything useful.
 
 Only the script's imports are read (with `ast`, never run), so a sample that needs no framework
-(tf_config_check.py) is not asked for TensorFlow.
+(an env check) is not asked for one.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from tui.core.plan_types import LaunchPlan
 from tui.core.spec import is_remote
+from tui.frameworks import registry
 
 
 @dataclass(frozen=True)
@@ -46,31 +47,9 @@ class Finding:
         return f"{self.problem}; fix: {self.fix}"
 
 
-# Module → the pip package and the dtrain-tui extra that installs it.
-PACKAGES: dict[str, tuple[str, str]] = {
-    "torch": ("torch", "torch"),
-    "lightning": ("lightning", "lightning"),
-    "pytorch_lightning": ("pytorch-lightning", "lightning"),
-    "transformers": ("transformers", "huggingface"),
-    "accelerate": ("accelerate", "huggingface"),
-    "deepspeed": ("deepspeed", "deepspeed"),
-    "tensorflow": ("tensorflow", "tensorflow"),
-    "horovod": ("horovod", "horovod"),
-}
-# What a framework's script is assumed to import when the script cannot be read.
-FRAMEWORK_MODULES: dict[str, tuple[str, ...]] = {
-    "pytorch": ("torch",),
-    "lightning": ("torch", "lightning"),
-    "huggingface": ("torch", "transformers"),
-    "deepspeed": ("torch", "deepspeed"),
-    "tensorflow": ("tensorflow",),
-    "horovod": ("horovod",),
-}
-LAUNCHER_MODULES: dict[str, tuple[str, ...]] = {
-    "torchrun": ("torch",),
-    "accelerate": ("accelerate", "torch"),
-    "lightning": ("torch",),
-}
+def packages() -> dict[str, tuple[str, str]]:
+    """Module → the pip package and the dtrain-tui extra that installs it, for every framework."""
+    return {p.module: (p.pip, p.extra) for f in registry.frameworks() for p in f.packages}
 
 
 def script_path(plan: LaunchPlan, base: Path | None = None) -> Path | None:
@@ -98,7 +77,8 @@ def imported_modules(source: str) -> set[str] | None:
 
 def needed_modules(plan: LaunchPlan, base: Path | None = None) -> list[str]:
     """What the ranks' Python must import: the launcher's modules and the script's frameworks."""
-    needed = list(LAUNCHER_MODULES.get(plan.launcher or "", ()))
+    launcher = registry.launcher(plan.launcher)
+    needed = list(launcher.modules if launcher else ())
     path = script_path(plan, base)
     imports = None
     if path is not None and path.is_file():
@@ -107,9 +87,9 @@ def needed_modules(plan: LaunchPlan, base: Path | None = None) -> list[str]:
         except OSError:
             imports = None
     if imports is None:
-        wanted = FRAMEWORK_MODULES.get(plan.spec.framework, ())
+        wanted = registry.get(plan.spec.framework).assumed_modules
     else:
-        wanted = tuple(m for m in PACKAGES if m in imports)
+        wanted = tuple(m for m in packages() if m in imports)
     return list(dict.fromkeys([*needed, *wanted]))
 
 
@@ -148,7 +128,7 @@ def missing_modules(python: str, modules: list[str]) -> list[str]:
 def install_command(module: str, python: str, base: Path | None = None) -> str:
     """The command that installs `module` for `python`: dtrain-tui's extra when `python` is the
     one dtrain-tui runs in (editable: from its source folder), else the bare package."""
-    package, extra = PACKAGES.get(module, (module, ""))
+    package, extra = packages().get(module, (module, ""))
     shown = _shown(python, base)
     # The same environment (not the same interpreter: every venv's python links to its base).
     if extra and Path(python).absolute().parent == Path(sys.executable).absolute().parent:

@@ -140,22 +140,6 @@ def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Pa
     return path
 
 
-# Each framework's own example in presets/scripts (the ones its shipped preset runs).
-SAMPLE_SCRIPTS = {
-    "pytorch": "train_ddp.py",
-    "lightning": "train_lightning.py",
-    "huggingface": "train_hf.py",
-    "deepspeed": "train_deepspeed.py",
-    "tensorflow": "train_tf_mwms.py",
-    # Horovod's last release does not build against torch 2.13 (README, "Every framework,
-    # rehearsed"), so here its rehearsal is the labelled MPI env check, as the shipped preset's;
-    # train_horovod.py is the example for the cluster.
-    "horovod": "mpi_env_check.py",
-}
-TF_PS_SAMPLE = "train_tf_ps.py"
-"""TensorFlow with parameter servers runs its own example (ParameterServerStrategy)."""
-DEEPSPEED_SAMPLE_CONFIG = "ds_config.json"
-"""The DeepSpeed example's shipped config: read, never written, so the samples stay as shipped."""
 REHEARSAL = {"nodes": 2, "gpus_per_node": 2, "sku": None}
 """What "this machine" means: 2 simulated nodes × 2 processes, no VM size to cap the counts."""
 
@@ -174,16 +158,10 @@ def runs_here(spec: JobSpec, base: Path | None = None) -> bool:
 def for_this_machine(spec: JobSpec, base: Path | None = None) -> JobSpec:
     """`spec` made to run here: 2 nodes × 2 processes, no VM size, and the framework's sample
     script when the spec's own script is not on this machine."""
+    from tui.frameworks import registry
+
     changes: dict[str, Any] = dict(REHEARSAL)
-    sample = SAMPLE_SCRIPTS.get(spec.framework)
-    if spec.framework == "tensorflow" and spec.parameter_servers:
-        sample = TF_PS_SAMPLE
-    if sample and not runs_here(spec, base):
-        changes |= {"code": str(samples_dir()), "script": sample, "command": None}
-        if spec.framework == "deepspeed":
-            changes |= {"deepspeed_config": DEEPSPEED_SAMPLE_CONFIG, "zero_stage": None}
-        if spec.framework == "huggingface":
-            changes["hf_launcher"] = "torchrun"  # accelerate is not needed to show the launch
-        if sample == "train_ddp.py" and not spec.args:
-            changes["args"] = ("--epochs", "3")
+    example = registry.get(spec.framework).for_this_machine(spec)  # its script, and options
+    if example and not runs_here(spec, base):
+        changes |= {"code": str(samples_dir()), "command": None, **example}
     return spec.with_changes(**changes)

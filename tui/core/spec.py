@@ -24,18 +24,12 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from tui.core.catalog import Sku, find_sku, skus
+from tui.frameworks import registry
 
-Framework = Literal["pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod"]
 LaunchMode = Literal["per_process", "per_node", "single"]
 
-FRAMEWORKS: dict[str, str] = {
-    "pytorch": "PyTorch DDP",
-    "lightning": "PyTorch Lightning",
-    "huggingface": "Hugging Face (Trainer / Accelerate)",
-    "deepspeed": "DeepSpeed",
-    "tensorflow": "TensorFlow (MultiWorkerMirrored / parameter server)",
-    "horovod": "Horovod (MPI)",
-}
+FRAMEWORKS: dict[str, str] = registry.titles()
+"""Every framework's name → its title, in the wizard's order (`tui.frameworks.registry`)."""
 LAUNCH_MODES: dict[str, str] = {
     "per_process": "per-process: Azure ML starts one process per GPU",
     "per_node": "per-node: Azure ML starts one launcher per node, the launcher starts the rest",
@@ -94,17 +88,9 @@ def launch_mode_problem(framework: str, launch: str) -> str | None:
     The wizard shows this beside a disabled choice rather than hiding it: knowing why a mode
     does not fit is part of learning distributed training.
     """
-    if framework == "tensorflow" and launch == "per_process":
-        return (
-            "TensorFlow runs one task per node that drives all of that node's GPUs "
-            "(TF_CONFIG names nodes, not GPUs); choose per-node launch"
-        )
-    if framework == "horovod" and launch == "per_node":
-        return (
-            "Horovod needs one MPI rank per GPU, and Azure ML's mpirun is the launcher; "
-            "one rank per node would leave all but one GPU idle; choose per-process launch"
-        )
-    return None
+    if framework not in FRAMEWORKS:
+        return None  # the framework field itself is refused, with its own message
+    return registry.get(framework).launch_problem(launch)
 
 
 class JobSpec(BaseModel):
@@ -112,7 +98,8 @@ class JobSpec(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    framework: Framework = "pytorch"
+    framework: str = "pytorch"
+    """A name in `tui.frameworks.registry`."""
     launch: LaunchMode = "per_process"
     nodes: int = 2
     """Nodes that run workers. TensorFlow parameter servers get nodes of their own on top."""
@@ -155,6 +142,15 @@ class JobSpec(BaseModel):
     unchanged, so a job nobody edited is the same job (`tui.core.export.job_dict`)."""
 
     # ---- single-field rules -------------------------------------------------------------
+
+    @field_validator("framework")
+    @classmethod
+    def _framework(cls, v: str) -> str:
+        if v not in FRAMEWORKS:
+            *first, last = (repr(name) for name in FRAMEWORKS)
+            known = f"{', '.join(first)} or {last}"
+            raise _rule("framework", f"{v!r} is not one of {known}")
+        return v
 
     @field_validator("nodes")
     @classmethod
@@ -267,21 +263,14 @@ class JobSpec(BaseModel):
         sku = find_sku(self.sku) if self.sku else None
         if sku and self.gpus_per_node > sku.gpus:
             raise _rule("gpus_per_node", _too_many_gpus(sku, self.nodes, self.gpus_per_node))
-        if self.parameter_servers and self.framework != "tensorflow":
-            raise _rule(
-                "parameter_servers",
-                "only TensorFlow uses parameter servers; set it to 0 or choose tensorflow",
-            )
-        if self.framework != "deepspeed" and (self.deepspeed_config or self.zero_stage is not None):
-            raise _rule(
-                "zero_stage" if self.zero_stage is not None else "deepspeed_config",
-                "is a DeepSpeed option; clear it or choose the deepspeed framework",
-            )
-        if self.deepspeed_config and self.zero_stage is not None:
-            raise _rule(
-                "zero_stage",
-                "the DeepSpeed config file sets the ZeRO stage; give one or the other",
-            )
+        for other in registry.frameworks():  # another framework's options left set
+            if other.name == self.framework:
+                continue
+            for field in reversed(other.options):  # the last named is the one said
+                if getattr(self, field) != other.options[field]:
+                    raise _rule(field, other.option_rule)
+        for field, message in registry.get(self.framework).problems(self):
+            raise _rule(field, message)
         return self
 
     # ---- updates ------------------------------------------------------------------------
@@ -289,6 +278,16 @@ class JobSpec(BaseModel):
     def with_changes(self, **changes: Any) -> JobSpec:
         """A validated copy with `changes` applied (`model_copy(update=)` would not validate)."""
         return JobSpec.model_validate(self.model_dump() | changes)
+
+    @property
+    def instances(self) -> int:
+        """Nodes the job runs on: its workers, and parameter servers where there are any."""
+        return self.nodes + self.parameter_servers
+
+    @property
+    def tasks_with_ports(self) -> int:
+        """Processes that each need a port of their own on this machine."""
+        return registry.get(self.framework).tasks_with_ports(self)
 
     @property
     def shape(self) -> list[Any]:
@@ -301,30 +300,21 @@ class JobSpec(BaseModel):
         return shlex.join([self.script, *self.args])
 
 
-DEFAULT_LAUNCH: dict[str, str] = {
-    "pytorch": "per_process",
-    "lightning": "per_process",
-    "huggingface": "per_node",
-    "deepspeed": "per_process",
-    "tensorflow": "per_node",
-    "horovod": "per_process",
-}
-
-
 def switch_framework(spec: JobSpec, framework: str) -> JobSpec:
     """`spec` for another framework: the framework's usual launch mode, and options that only
     the old framework had cleared, so a valid spec stays valid."""
     if framework == spec.framework:
         return spec
+    if framework not in FRAMEWORKS:
+        return spec.with_changes(framework=framework)  # refused, naming the field
     launch = spec.launch if launch_mode_problem(framework, spec.launch) is None else None
     changes: dict[str, Any] = {
         "framework": framework,
-        "launch": launch or DEFAULT_LAUNCH.get(framework, "per_process"),
+        "launch": launch or registry.get(framework).default_launch,
     }
-    if framework != "tensorflow":
-        changes["parameter_servers"] = 0
-    if framework != "deepspeed":
-        changes |= {"zero_stage": None, "deepspeed_config": None}
+    for other in registry.frameworks():
+        if other.name != framework:
+            changes |= other.options
     if isinstance(spec.environment, str) and "azureml:AzureML-" in spec.environment:
         changes["environment"] = None  # a curated image for the old framework: use the new default
     return spec.with_changes(**changes)
@@ -353,20 +343,7 @@ def submit_problems(spec: JobSpec) -> list[str]:
             f"environment: {spec.environment!r} is a placeholder; name an environment, e.g. "
             "--set environment=azureml:AzureML-acpt-pytorch-2.2-cuda12.1@latest"
         )
-    count = spec.as_written.get("instance_count")
-    if (
-        spec.framework == "tensorflow"
-        and spec.as_written.get("shape") == spec.shape
-        and count is not None
-        and count != spec.nodes + spec.parameter_servers
-    ):
-        out.append(
-            f"resources.instance_count: is {count} but worker_count {spec.nodes} + "
-            f"parameter_server_count {spec.parameter_servers} = "
-            f"{spec.nodes + spec.parameter_servers}; Azure ML needs one node per task: write "
-            f"instance_count: {spec.nodes + spec.parameter_servers} in the job file"
-        )
-    return out
+    return out + registry.get(spec.framework).submit_problems(spec)
 
 
 def code_problems(spec: JobSpec, base: Path | None = None) -> tuple[str | None, str | None]:

@@ -35,11 +35,11 @@ from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, Jo
 from tui.backends.local.jobdir import LAUNCHER_LOG, MPI_LOG, DamagedRecord, JobDir, now_iso
 from tui.backends.local.launch import build_launches
 from tui.backends.local.procs import is_alive, signal_process, start_time, visible_gpus
-from tui.core.deepspeed import ConfigProblem, write_config
 from tui.core.dirs import state_dir
 from tui.core.export import to_json
 from tui.core.files import private_dir, why
 from tui.core.plan import LaunchPlan, describe
+from tui.core.plan_types import ConfigFileProblem
 from tui.core.spec import is_remote
 from tui.logs.sources import FileSource
 
@@ -115,10 +115,10 @@ class LocalBackend:
             code = str(Path(code).resolve())
             if not Path(code).exists():
                 raise BackendError(f"code: {code} does not exist")
-        if plan.deepspeed_config is not None:  # what the preview showed is what DeepSpeed reads
+        if plan.config_file is not None:  # what the preview showed is what the command reads
             try:
-                write_config(plan.deepspeed_config, Path(code or "."))
-            except ConfigProblem as err:
+                plan.config_file.write(Path(code or "."))
+            except ConfigFileProblem as err:
                 raise BackendError(str(err)) from None
         try:
             private_dir(self.root)  # job records hold the job's environment: owner only

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tui.core.catalog import Sku
-from tui.core.files import write_atomic
-from tui.core.spec import JobSpec
+
+if TYPE_CHECKING:
+    from tui.core.spec import JobSpec
 
 CONFIG_NAME = "ds_config.json"
 """The generated config's file name, in the code folder (the job's working directory)."""
@@ -203,31 +204,6 @@ def check_config(config: dict[str, Any], world_size: int) -> list[str]:
 def _enabled(config: dict[str, Any], key: str) -> bool:
     section = config.get(key)
     return isinstance(section, dict) and section.get("enabled") is True
-
-
-def write_config(config: dict[str, Any], folder: Path, force: bool = False) -> Path:
-    """Write `config` as `folder/ds_config.json`; a different file there is kept unless `force`.
-
-    Returns the path. Raises ConfigProblem when a different file is in the way or the write fails.
-    """
-    path = folder / CONFIG_NAME
-    text = render(config)
-    if path.exists() and not force:
-        try:
-            same = path.read_text(encoding="utf-8") == text
-        except (OSError, UnicodeDecodeError):
-            same = False
-        if same:
-            return path
-        raise ConfigProblem(
-            f"{path} exists and differs from the config built for this job; point "
-            "deepspeed_config at it to use yours, or add --force to replace it"
-        )
-    try:
-        write_atomic(path, text)
-    except OSError as err:
-        raise ConfigProblem(f"{path}: cannot be written ({err.strerror or err})") from None
-    return path
 
 
 def user_config_path(spec: JobSpec) -> Path | None:

@@ -1,0 +1,1 @@
+"""One module per framework behind one interface (`base.Framework`), listed in `registry`."""

@@ -1,0 +1,58 @@
+"""Horovod: ring all-reduce over MPI. Azure ML's mpi distribution runs mpirun, which starts one
+rank per GPU; each learns its place from Open MPI's variables through `hvd.init()`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from tui.frameworks.base import Framework, Glossary, Package
+
+if TYPE_CHECKING:
+    from tui.core.spec import JobSpec
+
+
+class Horovod(Framework):
+    """Horovod over Open MPI."""
+
+    name = "horovod"
+    title = "Horovod (MPI)"
+    tagline = "hvd.init() over MPI"
+    not_supported: ClassVar[dict[str, str]] = {
+        "per_node": (
+            "Horovod needs one MPI rank per GPU, and Azure ML's mpirun is the launcher; "
+            "one rank per node would leave all but one GPU idle; choose per-process launch"
+        )
+    }
+    packages = (Package("horovod", "horovod", "horovod"),)
+    assumed_modules = ("horovod",)
+    example = "horovod"
+    # Horovod's last release does not build against torch 2.13 (README, "Every framework,
+    # rehearsed"), so here its rehearsal is the labelled MPI env check, as the shipped preset's;
+    # train_horovod.py is the example for the cluster.
+    sample_script = "mpi_env_check.py"
+    init_call = "`hvd.init()`"
+    guess_order = 30
+    glossary = (
+        Glossary(
+            "MPI / mpirun",
+            "how Horovod (and DeepSpeed over MPI) start ranks; Open MPI sets "
+            "`OMPI_COMM_WORLD_RANK` and friends.",
+        ),
+    )
+
+    def uses_mpi(self, spec: JobSpec) -> bool:
+        return True
+
+    def recognises(self, distribution: str, command: str) -> bool:
+        return distribution == "mpi"
+
+    def for_this_machine(self, spec: JobSpec) -> dict[str, Any]:
+        return {"script": self.sample_script}
+
+    def why(self, step: str, spec: JobSpec) -> str:
+        if step == "framework":
+            return (
+                "Horovod averages gradients with ring all-reduce over MPI. Azure ML starts "
+                "mpirun; each rank learns its place from OMPI_COMM_WORLD_RANK."
+            )
+        return ""

@@ -1,0 +1,141 @@
+"""Hugging Face: the Trainer and Accelerate read the rank variables themselves. Per-node, the
+command wraps the script in `accelerate launch` (this module's launcher) or torchrun."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from tui.core.plan_types import EnvBuilder, EnvVar, Origin
+from tui.frameworks.base import Launcher, Package, Refs
+from tui.frameworks.deepspeed import DEEPSPEED
+from tui.frameworks.pytorch import TORCHRUN_LAUNCHER, PyTorch, torchrun_worker_env
+
+if TYPE_CHECKING:
+    from tui.core.plan_types import Target
+    from tui.core.spec import JobSpec
+
+ACCELERATE = Origin("accelerate", "launcher")
+
+_ACCELERATE_LAUNCH = re.compile(r"(^|[\s;&|])(accelerate\s+launch)(?=\s)")
+
+
+def _head(spec: JobSpec, refs: Refs) -> list[str]:
+    n, g = spec.nodes, spec.gpus_per_node
+    head = ["accelerate", "launch"]
+    if n * g > 1:
+        head.append("--multi_gpu")
+    return [
+        *head,
+        f"--num_machines {n}",
+        f"--num_processes {n * g}",
+        f"--machine_rank {refs.node_rank}",
+        f"--main_process_ip {refs.master_addr}",
+        f"--main_process_port {refs.master_port}",
+    ]
+
+
+def _worker_env(env: EnvBuilder, *args: Any) -> None:
+    torchrun_worker_env(env, ACCELERATE, *args)
+    # `accelerate launch` passes these to every worker it starts.
+    env.set(
+        ACCELERATE,
+        ACCELERATE_MIXED_PRECISION="no",
+        ACCELERATE_DYNAMO_BACKEND="NO",
+        ACCELERATE_DYNAMO_MODE="default",
+        ACCELERATE_DYNAMO_USE_FULLGRAPH="False",
+        ACCELERATE_DYNAMO_USE_DYNAMIC="False",
+        ACCELERATE_DYNAMO_USE_REGIONAL_COMPILATION="False",
+        PYTORCH_NVML_BASED_CUDA_CHECK="1",
+    )
+
+
+def _tee(command: str, notes: list[str]) -> str:
+    """`accelerate launch` with `--tee 3`, so each worker's lines reach its own rank log.
+
+    torchrun reads PET_TEE from the environment, but accelerate passes its own `--tee` (default
+    0) to torchrun, which wins; the flag is the only way. Nothing else changes, and a command
+    that already sets --tee keeps its own.
+    """
+    if re.search(r"\s(-t|--tee)[\s=]", command) or not _ACCELERATE_LAUNCH.search(command):
+        return command
+    notes.append(
+        "note: `accelerate launch` runs here with `--tee 3` added, so each worker's lines go "
+        "to its own rank log (the submitted command is unchanged)"
+    )
+    return _ACCELERATE_LAUNCH.sub(r"\1\2 --tee 3", command, count=1)
+
+
+ACCELERATE_LAUNCHER = Launcher(
+    "accelerate",
+    spawns=True,
+    modules=("accelerate", "torch"),
+    head=_head,
+    worker_env=_worker_env,
+    detect=re.compile(r"(^|[\s;&|])accelerate\s+launch\s"),
+    local_command=_tee,
+)
+
+
+class HuggingFace(PyTorch):
+    """transformers' Trainer, or Accelerate."""
+
+    name = "huggingface"
+    title = "Hugging Face (Trainer / Accelerate)"
+    tagline = "Trainer or Accelerate"
+    default_launch = "per_node"
+    launchers = (ACCELERATE_LAUNCHER,)
+    origins = (ACCELERATE,)
+    packages = (
+        Package("transformers", "transformers", "huggingface"),
+        Package("accelerate", "accelerate", "huggingface"),
+    )
+    assumed_modules = ("torch", "transformers")
+    example = "huggingface"
+    sample_script = "train_hf.py"
+    guess_order = 50
+    glossary = ()
+
+    def launcher(self, spec: JobSpec) -> Launcher | None:
+        if spec.launch != "per_node":
+            return None
+        return ACCELERATE_LAUNCHER if spec.hf_launcher == "accelerate" else TORCHRUN_LAUNCHER
+
+    def process_env(
+        self,
+        env: EnvBuilder,
+        spec: JobSpec,
+        target: Target,
+        vcpus: int | None,
+        launcher: Launcher | None,
+    ) -> None:
+        if launcher is ACCELERATE_LAUNCHER:
+            return
+        # Not from a launcher: the Trainer imports DeepSpeed where it is installed (the ACPT
+        # images have it), and DeepSpeed sets this on import.
+        env.vars["PYTORCH_NVML_BASED_CUDA_CHECK"] = EnvVar(
+            "PYTORCH_NVML_BASED_CUDA_CHECK",
+            "1",
+            DEEPSPEED,
+            "where DeepSpeed is installed: the Trainer imports it",
+        )
+
+    def recognises(self, distribution: str, command: str) -> bool:
+        return "accelerate launch" in command or "transformers" in command
+
+    def imported(self, distribution: str, command: str, fields: dict[str, Any]) -> dict[str, Any]:
+        if fields.get("launch") != "per_node":
+            return {}
+        return {"hf_launcher": "accelerate" if "accelerate launch" in command else "torchrun"}
+
+    def for_this_machine(self, spec: JobSpec) -> dict[str, Any]:
+        # accelerate is not needed to show the launch
+        return {"script": self.sample_script, "hf_launcher": "torchrun"}
+
+    def why(self, step: str, spec: JobSpec) -> str:
+        if step == "framework":
+            return (
+                "The Trainer (and Accelerate) read the rank variables from the environment, "
+                "so a single-GPU script becomes distributed without code changes."
+            )
+        return ""
