@@ -9,9 +9,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from tui.backends.azureml.backend import RecentJobs, _parse_job, azure_status
 from tui.backends.azureml.compute import family_key, quota_usages, usage_name
 from tui.backends.azureml.errors import azure_message, explain
+from tui.backends.azureml.listing import RecentJobs, _parse_job, azure_status
 from tui.backends.azureml.logs import datastore_folder
 from tui.backends.azureml.status import job_state
 from tui.backends.base import JobState

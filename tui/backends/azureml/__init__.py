@@ -3,6 +3,7 @@
 `azure.ai.ml` is imported inside functions only, so importing this package stays cheap.
 """
 
-from tui.backends.azureml.backend import AzureMLBackend, JobSummary
+from tui.backends.azureml.backend import AzureMLBackend
+from tui.backends.azureml.listing import JobSummary
 
 __all__ = ["AzureMLBackend", "JobSummary"]

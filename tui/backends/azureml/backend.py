@@ -13,23 +13,26 @@ Python export prints, made into objects here. Its name is chosen before the firs
 a retried submit (by the SDK after a lost response, or by the user after an error) finds the job
 it created instead of making a second one. Every method blocks on the network: call it from a
 thread worker. `azure.*` is imported inside functions only (azure.ai.ml costs over a second).
+
+This class holds the client, the sign-in and what it remembers per job; the work is beside it:
+`submit` (names and retries), `status` and `failure` (state, a failure's error and log tails),
+`logs`, `listing` (the attach list), `compute` and `create` (clusters), `errors`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-import secrets
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from tui.backends.azureml.calls import build
 from tui.backends.azureml.compute import ComputeCheck, check_compute, compute_name
 from tui.backends.azureml.create import POLL_SECONDS, create_cluster
-from tui.backends.azureml.errors import azure_errors, explain, one_line
+from tui.backends.azureml.errors import azure_errors, explain
+from tui.backends.azureml.failure import failure_tails, run_error
+from tui.backends.azureml.listing import RecentJobs, azure_status, newest_jobs
 from tui.backends.azureml.logs import (
     SHARE_LISTING_FOR,
     LogFolder,
@@ -38,6 +41,7 @@ from tui.backends.azureml.logs import (
     open_log_folder,
 )
 from tui.backends.azureml.status import build_status, job_state
+from tui.backends.azureml.submit import job_fingerprint, new_job_name, was_refused
 from tui.backends.azureml.workspace import (
     SIGN_IN_TIMEOUT,
     CachedCredential,
@@ -53,41 +57,8 @@ from tui.core.sdk import Call, sdk_job
 from tui.core.spec import submit_problems
 from tui.logs.names import rank_logs
 
-TAIL_BYTES = 4096
-"""How much of a failed rank's log the status reads for its last lines."""
-TAIL_SCAN_RANKS = 16
-"""A failure that names no log: how many rank logs are scanned for the first traceback."""
 _RUNNING = {"Running", "Finalizing", "CancelRequested", "NotResponding", "Starting"}
 _ENDED = {"Completed", "Failed", "Canceled"}
-_SDK_REFUSALS = {"ValidationException", "ValidationError", "UserErrorException", "MlException"}
-
-
-@dataclass(frozen=True)
-class JobSummary:
-    """One line of `jobs.list`: what the attach list shows."""
-
-    handle: JobHandle
-    state: JobState
-    azure_status: str
-    display_name: str
-    experiment: str
-    created_at: datetime | None
-
-
-def azure_status(entity: Any) -> str:
-    """The job's Azure ML status as Azure spells it (`jobs.list` gives an enum, `get` a str)."""
-    status = getattr(entity, "status", None)
-    return str(getattr(status, "value", status) or "")
-
-
-def new_job_name(plan: LaunchPlan) -> str:
-    """`ddp-2x8-20250101-120000-1a2b3c`: readable, sortable, unique in a workspace."""
-    spec = plan.spec
-    base = re.sub(
-        r"[^a-z0-9]+", "-", (spec.display_name or spec.experiment or spec.framework).lower()
-    )
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    return f"{base.strip('-')[:40] or 'job'}-{stamp}-{secrets.token_hex(3)}"
 
 
 class AzureMLBackend:
@@ -205,7 +176,7 @@ class AzureMLBackend:
         if refused:
             raise BackendError(refused[0])
         call = sdk_job(plan)
-        fingerprint = hashlib.sha256(repr(call).encode()).hexdigest()
+        fingerprint = job_fingerprint(call)
         ws = self.workspace
         with self._lock:
             reused = name is None and fingerprint in self._pending
@@ -226,8 +197,7 @@ class AzureMLBackend:
         try:
             created = ml.jobs.create_or_update(job)
         except Exception as err:
-            status = getattr(getattr(err, "response", None), "status_code", None)
-            if (status is not None and 400 <= status < 500) or type(err).__name__ in _SDK_REFUSALS:
+            if was_refused(err):
                 self._pending.pop(fingerprint, None)
                 raise explain(
                     err, ws, f"submitting job {name}", compute=compute_name(plan)
@@ -257,11 +227,11 @@ class AzureMLBackend:
             # only once the job has ended: while it is starting or running `_log_files` adds the
             # datastore's (a Preparing job's listing, seeded, hid them for a second)
             self._run_logs(job.name).seed(files)
-        error = _run_error(details)
+        error = run_error(details)
         state, _ = job_state(azure_status(entity))
         tails: dict[str, str] | None = None
         if state is JobState.FAILED:
-            tails = self._failure_tails(error, files)
+            tails = failure_tails(error, files)
         created = getattr(getattr(entity, "creation_context", None), "created_at", None)
         status = build_status(
             azure_status(entity),
@@ -329,50 +299,8 @@ class AzureMLBackend:
         Pages are asked for one at a time, only as far as `limit` needs. A job azure-ai-ml cannot
         read (a labeling project, a batch-endpoint job …) is skipped and counted, never fatal.
         """
-        ws = self.workspace
-        found = RecentJobs()
-        with azure_errors(ws, "listing jobs"):
-            for rest in self._job_pages():
-                entity = _parse_job(rest)
-                if entity is None or not getattr(entity, "name", None):
-                    found.skipped += 1
-                    continue
-                state, _ = job_state(azure_status(entity))
-                created = getattr(getattr(entity, "creation_context", None), "created_at", None)
-                found.append(
-                    JobSummary(
-                        self._handle(entity),
-                        state,
-                        azure_status(entity),
-                        str(getattr(entity, "display_name", None) or ""),
-                        str(getattr(entity, "experiment_name", None) or ""),
-                        created if isinstance(created, datetime) else None,
-                    )
-                )
-                if len(found) >= limit:
-                    break
-        found.sort(key=lambda s: s.created_at or datetime.min.astimezone(), reverse=True)
-        return found
-
-    def _job_pages(self) -> Iterator[Any]:
-        """The workspace's jobs as the service sent them (REST objects, unparsed), page by page.
-
-        azure-ai-ml's `jobs.list()` parses each page whole: one job of a type it does not know
-        raises for the page (`JobException`), so the REST list is read here and each job parsed
-        on its own (`_parse_job`). Without that client (another SDK version), `jobs.list()`.
-        """
-        jobs = self.ml_client.jobs
-        rest = getattr(getattr(jobs, "service_client_01_2024_preview_arm", None), "jobs", None)
-        scope = getattr(jobs, "_operation_scope", None)
-        if rest is None or scope is None:
-            yield from jobs.list()
-            return
-        yield from rest.list(
-            scope.resource_group_name,
-            jobs._workspace_name,
-            cls=lambda objs: objs,
-            **getattr(jobs, "_kwargs", {}),
-        )
+        with azure_errors(self.workspace, "listing jobs"):
+            return newest_jobs(self.ml_client, self._handle, limit)
 
     # ---- inside -------------------------------------------------------------------------
 
@@ -427,70 +355,3 @@ class AzureMLBackend:
         except BackendError:
             return files
         return {**stored, **files}
-
-    def _failure_tails(self, error: str, files: dict[str, str]) -> dict[str, str]:
-        """The last lines of the log the error names, else of the first rank logs."""
-        from tui.backends.azureml.status import failed_log
-
-        named, _, _ = failed_log(error, files)
-        names = [named] if named in files else [r.name for r in rank_logs(files)]
-        tails = {}
-        for log in names[:TAIL_SCAN_RANKS]:
-            tail = _tail(files[log])
-            if tail is not None:
-                tails[log] = tail
-        return tails
-
-
-class RecentJobs(list):
-    """`JobSummary`s, newest first, and how many jobs were left out as unreadable."""
-
-    skipped: int = 0
-
-    def note(self) -> str:
-        """What the attach list says about them ("3 jobs of other kinds not shown"), or ""."""
-        n = self.skipped
-        return f"{n} job{'s' if n != 1 else ''} of other kinds not shown" if n else ""
-
-
-def _parse_job(rest: Any) -> Any:
-    """An azure-ai-ml `Job` from a REST job (or an already parsed one); None when it cannot be
-    read: `jobs.list()` itself yields None for some (`JobParsingError`) and raises for types it
-    does not know (`JobException: Unsupported job type Labeling`)."""
-    if rest is None:
-        return None
-    from azure.ai.ml.entities import Job
-
-    if isinstance(rest, Job):
-        return rest
-    try:
-        return Job._from_rest_object(rest)
-    except Exception:  # any job azure-ai-ml cannot read is one the user cannot attach to
-        return None
-
-
-def _run_error(details: Any) -> str:
-    """The run's error message as one line ("" when none)."""
-    error = getattr(details, "error", None)
-    inner = getattr(error, "error", None) or error
-    message = getattr(inner, "message", None)
-    return one_line(str(message)) if message else ""
-
-
-def _tail(url: str) -> str | None:
-    """The last TAIL_BYTES of a log, from the start of its first whole line; None on failure."""
-    import httpx
-
-    try:
-        with httpx.Client(timeout=10.0) as client:
-            head = client.head(url)
-            size = int(head.headers.get("content-length", "0")) if head.status_code == 200 else 0
-            start = max(0, size - TAIL_BYTES)
-            response = client.get(url, headers={"Range": f"bytes={start}-"})
-            if response.status_code not in (200, 206):
-                return None
-            body = response.content if response.status_code == 206 else response.content[start:]
-    except (httpx.HTTPError, ValueError):
-        return None
-    text = body.decode("utf-8", errors="replace")
-    return text.split("\n", 1)[1] if start > 0 and "\n" in text else text
