@@ -20,6 +20,7 @@ from textual.widgets import Button, Footer, Header, Label, Static
 
 from tui.core.plan import LaunchPlan
 from tui.core.spec import JobSpec, error_field, friendly
+from tui.frameworks import registry
 from widgets.step_header import StepHeader
 from widgets.why import WhyPanel
 
@@ -166,12 +167,7 @@ FIELD_LABELS = {
     "shm_size": "Shared memory",
     "compute": "Compute cluster",
     "display_name": "Display name",
-    "zero_stage": "ZeRO stage",
-    "deepspeed_config": "DeepSpeed config",
-    "ds_micro_batch": "Micro batch/GPU",
-    "ds_grad_accum": "Grad. accumulation",
-    "ds_offload": "Offload",
-    "ds_precision": "Precision",
+    **{field: label for f in registry.frameworks() for field, label in f.field_labels.items()},
 }
 """The model's field names (what `--set` takes) as the form labels them."""
 

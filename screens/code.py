@@ -12,8 +12,9 @@ from screens.base import WizardStep, labelled
 from tui.core.catalog import environments, find_sku, suggested_env
 from tui.core.plan import plan
 from tui.core.spec import JobSpec, code_problems, parse_args
-from widgets.deepspeed_form import DeepSpeedForm
+from tui.frameworks import registry
 from widgets.env_editor import EnvEditor
+from widgets.options_form import OptionsForm
 
 CUSTOM = "__custom__"
 INLINE = "__inline__"
@@ -70,7 +71,9 @@ class CodeStep(WizardStep):
             "Full command",
             box("command", spec.command, "optional: replaces script + arguments, used as typed"),
         )
-        yield DeepSpeedForm(spec, id="deepspeed")
+        for framework in registry.frameworks():  # each framework's own options, if it has some
+            if framework.code_form is not None:
+                yield OptionsForm(framework.code_form, spec, id=f"form-{framework.name}")
         yield Label("Where it runs", classes="question")
         yield labelled(
             "Environment",
@@ -109,7 +112,7 @@ class CodeStep(WizardStep):
             custom.value = str(spec.environment)
         self.query_one(EnvEditor).set_env(spec.env)
         self._offer_nccl(spec)
-        self._show_deepspeed(spec)
+        self._show_form(spec)
         self._check_paths(spec)
 
     @staticmethod
@@ -150,16 +153,17 @@ class CodeStep(WizardStep):
     def apply(self, **changes: Any) -> bool:
         return super().apply(**changes) and self._check_paths(self.app.spec)
 
-    def _show_deepspeed(self, spec: JobSpec) -> None:
-        form = self.query_one(DeepSpeedForm)
-        form.display = spec.framework == "deepspeed" and spec.command is None
-        if form.display:
-            form.show(plan(spec))
+    def _show_form(self, spec: JobSpec) -> None:
+        """The framework's own options, unless the job runs its own command (and files)."""
+        for form in self.query(OptionsForm):
+            form.display = form.id == f"form-{spec.framework}" and spec.command is None
+            if form.display:
+                form.show(plan(spec))
 
-    def on_deep_speed_form_changed(self, event: DeepSpeedForm.Changed) -> None:
+    def on_options_form_changed(self, event: OptionsForm.Changed) -> None:
         event.stop()
         if self.apply(**{event.field: event.value}):
-            self._show_deepspeed(self.app.spec)
+            self._show_form(self.app.spec)
 
     # ---- events ----------------------------------------------------------------------------
 
@@ -226,10 +230,7 @@ class CodeStep(WizardStep):
             f"**Environment** `{env}`: the Docker image with your framework, CUDA, NCCL and "
             "(for MPI jobs) Open MPI.\n\n"
             f"**Code** `{spec.code}` is uploaded to Azure ML as the working directory.\n\n"
-            "**Shared memory**: PyTorch DataLoader workers pass batches through /dev/shm; "
-            "Azure ML's 2 GB default makes them crash with *Bus error*, so 16g is the default "
-            "here.\n\n"
-            "**NCCL_DEBUG=INFO** prints `NET/IB` in the log when InfiniBand is really used."
+            + registry.get(spec.framework).why("code", spec)
         )
 
 

@@ -9,7 +9,8 @@ from textual.binding import Binding
 from textual.widgets import Button, Label, RadioButton, RadioSet
 
 from screens.base import WizardStep
-from tui.core.spec import FRAMEWORKS, JobSpec, switch_framework
+from tui.core.spec import JobSpec, switch_framework
+from tui.frameworks import registry
 
 if TYPE_CHECKING:
     from tui.core.presets import Preset
@@ -17,31 +18,6 @@ if TYPE_CHECKING:
 TARGETS = {
     "azureml": "Azure ML: a cluster in your workspace",
     "local": "This machine: a 2 × 2 rehearsal, no account",
-}
-
-ONE_LINERS = {
-    "pytorch": "DistributedDataParallel; most jobs",
-    "lightning": "Trainer(strategy='ddp')",
-    "huggingface": "Trainer or Accelerate",
-    "deepspeed": "ZeRO sharding for large models",
-    "tensorflow": "TF_CONFIG",
-    "horovod": "hvd.init() over MPI",
-}
-
-WHY = {
-    "pytorch": "PyTorch DDP keeps a full copy of the model on every GPU. Each process trains on "
-    "its own slice of the data and the gradients are averaged with an all-reduce after every "
-    "step, so {world} GPUs see {world}× the data per step.",
-    "lightning": "Lightning wraps DDP: the Trainer finds the processes Azure ML started through "
-    "RANK, LOCAL_RANK and WORLD_SIZE, and only needs `num_nodes` and `devices` to match.",
-    "huggingface": "The Trainer (and Accelerate) read the rank variables from the environment, "
-    "so a single-GPU script becomes distributed without code changes.",
-    "deepspeed": "DeepSpeed adds ZeRO: optimizer states, gradients and (stage 3) parameters are "
-    "sharded across GPUs, so larger models fit. It needs a fast interconnect between nodes.",
-    "tensorflow": "TensorFlow reads the cluster from TF_CONFIG, which Azure ML writes on every "
-    "node. One task runs per node and drives all of that node's GPUs.",
-    "horovod": "Horovod averages gradients with ring all-reduce over MPI. Azure ML starts "
-    "mpirun; each rank learns its place from OMPI_COMM_WORLD_RANK.",
 }
 
 
@@ -58,11 +34,11 @@ class FrameworkStep(WizardStep):
         yield Button("Start from an example (e)", id="examples", compact=True)
         yield Label("What does your training script use?", classes="question")
         with RadioSet(id="framework", classes="field"):
-            for key, title in FRAMEWORKS.items():
+            for framework in registry.frameworks():
                 yield RadioButton(
-                    f"{title}  [dim]· {ONE_LINERS[key]}[/]",
-                    id=f"fw-{key}",
-                    value=key == self.app.spec.framework,
+                    f"{framework.title}  [dim]· {framework.tagline}[/]",
+                    id=f"fw-{framework.name}",
+                    value=framework.name == self.app.spec.framework,
                 )
         yield Label("Where will it run first?", classes="question")
         with RadioSet(id="target"):
@@ -124,15 +100,15 @@ class FrameworkStep(WizardStep):
         self.app.push_screen(ExamplesScreen(), chosen)
 
     def why(self, spec: JobSpec) -> str:
-        world = spec.nodes * spec.gpus_per_node
+        framework = registry.get(spec.framework)
         return (
             "**Most jobs want data parallelism**: the same model on every GPU, each GPU on "
             "different data. Every framework here does that; pick the one your script already "
             "uses.\n\n"
-            f"**{FRAMEWORKS[spec.framework]}.** "
-            + WHY[spec.framework].format(world=world)
-            + "\n\n**This machine** runs the same plan with the real launchers (torchrun, "
-            "mpirun) on loopback: 2 simulated nodes × 2 processes, CPUs with gloo if there is "
+            f"**{framework.title}.** "
+            + framework.why("framework", spec)
+            + "\n\n**This machine** runs the same plan with the framework's real launchers "
+            "and processes on loopback: 2 simulated nodes × 2 processes, on the CPU if there is "
             "no GPU. It is how you see every rank's log before paying for a cluster.\n\n"
             "Next you choose who starts the processes: Azure ML, or your launcher."
         )

@@ -23,16 +23,13 @@ HELP = """\
 - **Node rank**: the node's number, 0 … nodes−1 (`NODE_RANK`).
 - **World size**: all training processes: nodes × processes per node (`WORLD_SIZE`).
 - **Per-process launch**: Azure ML starts one process per GPU and sets RANK/LOCAL_RANK.
-- **Per-node launch**: Azure ML starts one process per node (torchrun, accelerate), which
-  starts the workers and sets their ranks.
+- **Per-node launch**: Azure ML starts one process per node (a launcher), which starts the
+  workers and sets their ranks.
 - **MASTER_ADDR / MASTER_PORT**: where rank 0 listens; every rank connects there first.
 - **InfiniBand**: the fast network between nodes of ND-series VMs (200–400 Gb/s per GPU);
   NCCL needs SR-IOV to use it on Azure.
 - **NCCL**: NVIDIA's library for all-reduce and the other collectives between GPUs.
-- **TF_CONFIG**: the JSON Azure ML writes for TensorFlow: the cluster and this task's role.
-- **MPI / mpirun**: how Horovod (and DeepSpeed over MPI) start ranks; Open MPI sets
-  `OMPI_COMM_WORLD_RANK` and friends.
-
+{glossary}
 Press `escape` to close.
 """
 
@@ -58,7 +55,12 @@ def help_text(keys: list[tuple[str, str]]) -> str:
     table = "| key | does |\n|---|---|\n" + "\n".join(
         f"| `{key.replace('|', '/')}` | {does} |" for key, does in keys
     )
-    return HELP.format(keys=table)
+    from tui.frameworks import registry
+
+    glossary = "".join(
+        f"- **{g.term}**: {g.text}\n" for f in registry.frameworks() for g in f.glossary
+    )
+    return HELP.format(keys=table, glossary=glossary)
 
 
 class HelpScreen(ModalScreen[None]):

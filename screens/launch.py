@@ -8,9 +8,11 @@ from textual.containers import Vertical
 from textual.widgets import Label, RadioButton, RadioSet, Static
 
 from screens.base import WizardStep
-from tui.core.plan import launcher_for, plan
+from tui.core.command import launcher_of
+from tui.core.plan import plan
 from tui.core.plan_types import Origin
 from tui.core.spec import JobSpec, launch_mode_problem
+from tui.frameworks import registry
 
 MODES = {
     "per_process": "Per-process: Azure ML starts one process per GPU",
@@ -18,18 +20,17 @@ MODES = {
     "single": "Not distributed: Azure ML starts one process per node",
 }
 
-INIT = {"horovod": "`hvd.init()`", "tensorflow": "`MultiWorkerMirroredStrategy()`"}
-"""How a framework's script picks up the variables, where it is not `init_process_group()`."""
-
 
 def diagram(spec: JobSpec) -> Text:
-    """What runs on each node, drawn with the user's numbers (first two nodes; for TensorFlow
-    also its first parameter server, which would otherwise hide among "more nodes")."""
+    """What runs on each node, drawn with the user's numbers (first two nodes; where processes
+    are tasks, also the first task of another role, which would otherwise hide among "more
+    nodes")."""
     p = plan(spec)
     out = Text()
     drawn = list(p.nodes[:2])
-    if spec.framework == "tensorflow":
-        drawn += [n for n in p.nodes[2:] if n.role == "ps"][:1]
+    if p.tasks:
+        roles = {n.role for n in drawn}
+        drawn += [n for n in p.nodes[2:] if n.role not in roles][:1]
     for node in drawn:
         out.append(f"node {node.node}  ", style="bold")
         first = node.node * node.workers
@@ -37,9 +38,9 @@ def diagram(spec: JobSpec) -> Text:
         shown = ", ".join(str(r) for r in ranks[:4]) + (f" … {ranks[-1]}" if len(ranks) > 4 else "")
         if spec.launch == "single":
             out.append("1 process, your command as written (no rank variables)\n")
-        elif spec.framework == "tensorflow":
+        elif p.tasks:
             out.append(f"python ({node.role} {p.ranks[node.node].task_index}, all GPUs)\n")
-        elif p.launcher in ("torchrun", "accelerate"):
+        elif p.launcher_spawns:
             out.append(f"{p.launcher} ─▶ {node.workers} workers (RANK {shown})\n")
         else:
             out.append(f"{node.processes} × python (RANK {shown})\n")
@@ -47,6 +48,10 @@ def diagram(spec: JobSpec) -> Text:
         more = len(p.nodes) - len(drawn)
         out.append(f"… {more} more node{'s' if more > 1 else ''}\n", style="dim")
     return out
+
+
+def _dashed(field: str) -> str:
+    return field.replace("_", "-")
 
 
 class LaunchStep(WizardStep):
@@ -60,16 +65,13 @@ class LaunchStep(WizardStep):
             for key, title in MODES.items():
                 yield RadioButton(title, id=f"mode-{key}")
         yield Static("", id="mode-problem", classes="hint")
-        with Vertical(id="hf-options"):
-            yield Label("Launcher on each node")
-            with RadioSet(id="hf-launcher"):
-                yield RadioButton("accelerate launch", id="hf-accelerate")
-                yield RadioButton("torchrun", id="hf-torchrun")
-        with Vertical(id="ds-options"):
-            yield Label("DeepSpeed runs under Azure ML's")
-            with RadioSet(id="deepspeed-via"):
-                yield RadioButton("pytorch distribution (RANK, WORLD_SIZE)", id="via-pytorch")
-                yield RadioButton("mpi distribution (mpirun, OMPI_COMM_WORLD_*)", id="via-mpi")
+        for framework in registry.frameworks():  # each framework's own choices
+            for option in framework.launch_options:
+                with Vertical(id=f"options-{_dashed(option.field)}", classes="framework-options"):
+                    yield Label(option.label)
+                    with RadioSet(id=_dashed(option.field)):
+                        for label, value in option.choices:
+                            yield RadioButton(label, id=f"{_dashed(option.field)}--{value}")
         yield Label("What Azure ML starts", classes="question")
         yield Static("", id="diagram")
 
@@ -88,67 +90,71 @@ class LaunchStep(WizardStep):
         self.query_one("#mode-problem", Static).update(
             f"{MODES[other].split(':')[0]} does not fit: {problem}." if problem else ""
         )
-        self.query_one("#hf-options").display = (
-            spec.framework == "huggingface" and spec.launch == "per_node"
-        )
-        self.query_one(f"#hf-{spec.hf_launcher}", RadioButton).value = True
-        self.query_one("#ds-options").display = spec.framework == "deepspeed"
-        self.query_one(f"#via-{spec.deepspeed_via}", RadioButton).value = True
+        own = registry.get(spec.framework).launch_options
+        for framework in registry.frameworks():
+            for option in framework.launch_options:
+                wid = _dashed(option.field)
+                self.query_one(f"#options-{wid}").display = option in own and option.shown(spec)
+                self.query_one(f"#{wid}--{getattr(spec, option.field)}", RadioButton).value = True
         self.query_one("#diagram", Static).update(diagram(spec))
 
     def on_radio_set_changed(self, event: RadioSet.Changed) -> None:
         pressed = event.pressed.id or ""
-        for prefix, field in (
-            ("mode-", "launch"),
-            ("hf-", "hf_launcher"),
-            ("via-", "deepspeed_via"),
-        ):
-            if pressed.startswith(prefix):
-                value = pressed.removeprefix(prefix)
-                if getattr(self.app.spec, field) != value and self.apply(**{field: value}):
-                    self.sync()
+        if pressed.startswith("mode-"):
+            field, value = "launch", pressed.removeprefix("mode-")
+        elif "--" in pressed:  # a framework's own choice: field--value
+            wid, _, value = pressed.partition("--")
+            field = wid.replace("-", "_")
+        else:
+            return
+        if getattr(self.app.spec, field) != value and self.apply(**{field: value}):
+            self.sync()
 
     def why(self, spec: JobSpec) -> str:
-        n, g = spec.nodes, spec.gpus_per_node
-        launcher = (
-            launcher_for(spec.with_changes(launch="per_node"))
-            if launch_mode_problem(spec.framework, "per_node") is None
-            else None
-        )
-        text = (
-            f"**Per-process**: Azure ML starts {g} processes on each of the {n} nodes "
-            f"(`process_count_per_instance = {g}`) and gives each its own RANK and LOCAL_RANK. "
-            "Your script just calls `init_process_group()`.\n\n"
-        )
-        if launcher == "lightning":
-            text += (
-                "**Per-node**: Azure ML starts one process per node and Lightning is expected to "
-                "start the rest — but it sees LOCAL_RANK=0 and trains on **one GPU per node**. "
-                "Prefer per-process for Lightning.\n\n"
-            )
-        elif launcher:
-            text += (
-                f"**Per-node**: Azure ML starts one process per node "
-                f"(`process_count_per_instance = 1`): `{launcher}`, which starts {g} workers. "
-                "The command passes it $NODE_RANK, $MASTER_ADDR and $MASTER_PORT, which Azure "
-                f"ML sets on each node, and the node count ({n}), which Azure ML does not set. "
-                "Use it for launcher features (restarts, failure summaries) or a script "
-                "already written for it.\n\n"
-            )
-        else:
-            text += (
-                "**Per-node** (one TensorFlow task per node): TF_CONFIG names nodes, and each "
-                "task uses all the GPUs of its node.\n\n"
-            )
-        text += f"**Either way** WORLD_SIZE = {n} × {g} = {n * g} training processes."
-        if spec.framework == "tensorflow":
-            text = (
-                "TensorFlow runs **one task per node**; Azure ML writes TF_CONFIG on each "
-                "node. That is why per-process does not apply."
-            )
+        framework = registry.get(spec.framework)
+        text = framework.why("launch", spec) or self._modes_why(spec)
         if spec.launch == "single":
             text = single_why(spec) + "\n\n" + text
         return text
+
+    @staticmethod
+    def _modes_why(spec: JobSpec) -> str:
+        """Per-process and per-node for a framework whose processes join one process group."""
+        n, g = spec.nodes, spec.gpus_per_node
+        framework = registry.get(spec.framework)
+        per_process = spec.with_changes(launch="per_process")
+        mpi = framework.uses_mpi(per_process)
+        if mpi:
+            text = (
+                f"**Per-process**: Azure ML starts mpirun, which starts {g} processes on each of "
+                f"the {n} nodes (`process_count_per_instance = {g}`); Open MPI gives each its "
+                f"OMPI_COMM_WORLD_RANK and LOCAL_RANK. Your script calls {framework.init_call}."
+                "\n\n"
+            )
+        else:
+            text = (
+                f"**Per-process**: Azure ML starts {g} processes on each of the {n} nodes "
+                f"(`process_count_per_instance = {g}`) and gives each its own RANK and "
+                f"LOCAL_RANK. Your script just calls {framework.init_call}.\n\n"
+            )
+        problem = launch_mode_problem(spec.framework, "per_node")
+        launcher = None if problem else launcher_of(spec.with_changes(launch="per_node"))
+        own = framework.why("launch.per_node", spec)
+        if problem:
+            text += f"**Per-node** does not fit: {problem}.\n\n"
+        elif own:
+            text += own
+        elif launcher is not None:
+            text += (
+                f"**Per-node**: Azure ML starts one process per node "
+                f"(`process_count_per_instance = 1`): `{launcher.name}`, which starts {g} "
+                "workers. The command passes it $NODE_RANK, $MASTER_ADDR and $MASTER_PORT, which "
+                f"Azure ML sets on each node, and the node count ({n}), which Azure ML does not "
+                "set. Use it for launcher features (restarts, failure summaries) or a script "
+                "already written for it.\n\n"
+            )
+        either = "WORLD_SIZE" if problem else "**Either way** WORLD_SIZE"
+        return text + f"{either} = {n} × {g} = {n * g} training processes."
 
 
 def single_why(spec: JobSpec) -> str:
@@ -172,6 +178,6 @@ def single_why(spec: JobSpec) -> str:
         + f": the job gains `distribution: {{{shown}}}`"
         + (f" in place of `{kept}`" if kept else "")
         + f" and every process gets {', '.join(names)}. Your script must use them "
-        f"({INIT.get(spec.framework, '`init_process_group()`')}) or each process trains alone. "
+        f"({registry.get(spec.framework).init_call}) or each process trains alone. "
         "The Resources step sets the processes per node; the command stays as you wrote it."
     )

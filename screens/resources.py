@@ -10,6 +10,7 @@ from screens.base import WizardStep, labelled
 from tui.core.catalog import find_sku
 from tui.core.plan import plan
 from tui.core.spec import JobSpec
+from tui.frameworks import registry
 from widgets.sku_table import SkuTable
 
 LABELS = {
@@ -48,10 +49,10 @@ class ResourcesStep(WizardStep):
     def sync(self) -> None:
         super().sync()
         spec = self.app.spec
-        tf = spec.framework == "tensorflow"
-        self.query_one("#parameter-servers").parent.display = tf
-        # TensorFlow counts tasks: the nodes field is its workers, and each ps task adds a node.
-        self.query_one("#nodes").parent.query_one(Label).update("Workers" if tf else "Nodes")
+        tasks = "parameter_servers" in registry.get(spec.framework).options
+        self.query_one("#parameter-servers").parent.display = tasks
+        # Where processes are tasks, the nodes field is the workers and each ps task adds a node.
+        self.query_one("#nodes").parent.query_one(Label).update("Workers" if tasks else "Nodes")
         for wid, field in FIELDS.items():
             box = self.query_one(f"#{wid}", Input)
             if box.value != str(getattr(spec, field)) and "-invalid" not in box.classes:
@@ -60,7 +61,7 @@ class ResourcesStep(WizardStep):
 
     def _show_plan(self, spec: JobSpec) -> None:
         p = plan(spec)
-        if spec.framework == "tensorflow":
+        if p.tasks:
             world = (
                 f"{spec.nodes} worker{'s' if spec.nodes != 1 else ''} + "
                 f"{spec.parameter_servers} ps = {p.instance_count} tasks, one per node: "
@@ -110,20 +111,8 @@ class ResourcesStep(WizardStep):
     def why(self, spec: JobSpec) -> str:
         sku = find_sku(spec.sku)
         n, g = spec.nodes, spec.gpus_per_node
-        if spec.framework == "tensorflow":
-            ps = spec.parameter_servers
-            text = (
-                f"**{n} worker{'s' if n != 1 else ''} + {ps} ps = {n + ps} nodes.** TensorFlow "
-                "runs one task per node: each worker task drives all its node's GPUs, and each "
-                "parameter server (ps) task is a node of its own that holds variables"
-                + (
-                    ", so it adds a node to the job."
-                    if ps
-                    else "; with 0 ps the workers all-reduce (MultiWorkerMirroredStrategy)."
-                )
-                + "\n\n"
-            )
-        else:
+        text = registry.get(spec.framework).why("resources", spec)
+        if not text:
             text = (
                 f"**{n} node{'s' if n != 1 else ''} × {g} GPU{'s' if g != 1 else ''}.** "
                 "Data parallelism scales the batch: each step processes "
@@ -140,12 +129,12 @@ class ResourcesStep(WizardStep):
                 "**No size chosen**: GPUs per node is taken as you state it and "
                 "InfiniBand cannot be checked.\n\n"
             )
-        text += (
-            "**InfiniBand** matters as soon as there are 2 nodes: every step all-reduces the "
+        return text + (
+            registry.get(spec.framework).why("resources.network", spec)
+            or "**InfiniBand** matters as soon as there are 2 nodes: every step all-reduces the "
             "gradients across nodes, and NCCL over InfiniBand (with SR-IOV) is many times "
             "faster than Ethernet. Sizes with an `r` in the name have it."
         )
-        return text
 
 
 def _wid(field: str | None) -> str:

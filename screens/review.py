@@ -250,7 +250,8 @@ class ReviewStep(WizardStep):
         super().on_button_pressed(event)
 
     def action_step_tab(self, step: int) -> None:
-        """`[` / `]`: the previous or next tab (hidden tabs, TF_CONFIG or DeepSpeed, skipped)."""
+        """`[` / `]`: the previous or next tab (the hidden ones, which this framework lacks,
+        skipped)."""
         tabs = self.query_one(TabbedContent)
         shown = [t for t in TABS if tabs.get_tab(t).display]
         at = shown.index(tabs.active) if tabs.active in shown else 0

@@ -7,7 +7,7 @@ read away. Search, filter and save read the spool, so they see lines the window 
 
 Errors are recognised as lines arrive (`ErrorScanner`): Python tracebacks from their first line
 to the exception line, `ERROR`, `NCCL WARN`, CUDA out of memory, collective timeouts,
-`RendezvousTimeoutError` and torchrun's failure summary. Each is kept as a range of lines.
+`RendezvousTimeoutError` and a launcher's framed failure summary. Each is kept as a range of lines.
 No Textual here: the view draws what this holds.
 """
 
@@ -72,7 +72,7 @@ class ErrorScanner:
     """Says, line by line, whether a line starts an error, continues one, or is plain.
 
     A traceback runs from `Traceback (most recent call last):` through its indented lines to
-    the exception line; when that is torchrun's `ChildFailedError`, the `====` framed summary
+    the exception line; when that is a launcher's `ChildFailedError`, the `====` framed summary
     after it ("Root Cause (first observed failure)") belongs to it too.
     """
 

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui.core.plan import LaunchPlan
+from tui.frameworks import registry
 from widgets.env_table import theme_style
 
 MAX_NODES = 8
@@ -20,15 +21,15 @@ def _node_box(plan: LaunchPlan, node: int, primary: Style | str) -> Panel:
     info = plan.nodes[node]
     ranks = (
         [r for r in plan.ranks if r.node == node]
-        if plan.spec.framework == "tensorflow"
+        if plan.tasks
         else plan.ranks[node * info.workers : (node + 1) * info.workers]
     )
     body = Text()
-    if plan.spec.framework == "tensorflow":
+    if plan.tasks:
         body.append(f"{info.role} {ranks[0].task_index}\n", style="bold")
         body.append(f"1 task, {plan.spec.gpus_per_node} GPUs")
     else:
-        if plan.launcher in ("torchrun", "accelerate"):
+        if plan.launcher_spawns:
             body.append(f"{plan.launcher} → {info.workers} workers\n", style="bold")
         else:
             body.append(
@@ -38,8 +39,7 @@ def _node_box(plan: LaunchPlan, node: int, primary: Style | str) -> Panel:
             body.append(f"GPU{r.local_rank}:r{r.rank} ")
         if len(ranks) > MAX_SLOTS:
             body.append(f"… r{ranks[-1].rank}")
-    tf = plan.spec.framework == "tensorflow"  # TensorFlow has tasks and no master or rank
-    title = f"node {node}" + (" · master" if node == 0 and not tf else "")
+    title = f"node {node}" + (" · master" if node == 0 and not plan.tasks else "")  # tasks: none
     return Panel(
         body,
         title=title,
@@ -55,14 +55,9 @@ def topology(plan: LaunchPlan, primary: Style | str = "cyan") -> RenderableType:
     shown = list(range(count)) if count <= MAX_NODES else [*range(MAX_NODES - 1), count - 1]
     boxes = [_node_box(plan, n, primary) for n in shown]
     nodes = f"{count} node{'s' if count != 1 else ''}"
-    if plan.spec.framework == "tensorflow":
-        w, ps = plan.spec.nodes, plan.spec.parameter_servers
-        caption = Text(
-            f"{nodes}, one TensorFlow task each: {w} worker{'s' if w != 1 else ''}"
-            + (f" + {ps} ps" if ps else "")
-            + " · TF_CONFIG gives every task the whole cluster",
-            style="bold",
-        )
+    own = registry.get(plan.spec.framework).topology_caption(plan)
+    if own is not None:
+        caption = Text(f"{nodes}, {own}", style="bold")
     else:
         caption = Text(
             f"{nodes} · WORLD_SIZE {plan.world_size} · "

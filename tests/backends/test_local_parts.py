@@ -12,9 +12,10 @@ from tui.backends.base import Backend, BackendError, JobHandle, JobState, JobSta
 from tui.backends.local import LocalBackend
 from tui.backends.local.jobdir import tail_lines
 from tui.backends.local.launch import build_launches
-from tui.backends.local.streams import StreamRouter, mpirun_first_failure, torchrun_root_cause
+from tui.backends.local.streams import StreamRouter, mpirun_first_failure, root_cause
 from tui.core.plan import plan
 from tui.core.spec import JobSpec
+from tui.frameworks.pytorch import ELASTIC_ROOT_CAUSE
 
 SPEC = JobSpec(nodes=2, gpus_per_node=2, sku=None, code=str(SAMPLES), script="train_ddp.py")
 
@@ -70,8 +71,9 @@ def test_launcher_verdicts_are_read_from_their_failure_summaries():
       rank      : 3 (local_rank: 1)
       exitcode  : 7 (pid: 1234)
     """
-    assert torchrun_root_cause(torchrun) == (3, 7)
-    assert torchrun_root_cause("no failure here") is None
+    assert root_cause(ELASTIC_ROOT_CAUSE, torchrun) == (3, 7)
+    assert root_cause(ELASTIC_ROOT_CAUSE, "no failure here") is None
+    assert root_cause(None, torchrun) is None  # a launcher without a summary
     mpi = (
         "The first process to do so was:\n\n   Process name: [prterun-vm-6641@1,3]\n   Exit code: 9"
     )

@@ -39,7 +39,7 @@ async def test_typed_batch_numbers_reach_the_config_and_review_shows_the_arithme
         p = app.current_plan()
         assert p.config_file.data["gradient_accumulation_steps"] == 4
         assert p.config_file.data["train_batch_size"] == 4 * 4 * p.world_size
-        shown = str(app.screen.query_one("#ds-arithmetic", Static).render())
+        shown = str(app.screen.query_one("#form-explained", Static).render())
         assert f"× accumulation 4 × WORLD_SIZE {p.world_size} = {16 * p.world_size}" in shown
 
         box.value = "0"  # DeepSpeed needs at least one step: the field says so, and keeps 4
@@ -66,4 +66,4 @@ async def test_the_deepspeed_tab_and_section_show_only_for_deepspeed():
         assert not tabs.get_tab("tab-config").display
         app.goto_step(3)
         await pilot.pause()
-        assert not app.screen.query_one("#deepspeed").display
+        assert not app.screen.query_one("#form-deepspeed").display

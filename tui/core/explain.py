@@ -18,17 +18,16 @@ _DISTRIBUTION_VARS = {
     "RANK",
     "LOCAL_RANK",
     "AZ_BATCH_MASTER_NODE",
-    "TF_CONFIG",
+    *(name for f in registry.frameworks() for name in f.platform_vars),
 }
 # The distribution types azure-ai-ml 1.35 accepts (DistributionType); others fail its schema.
-_AZURE_ML_DISTRIBUTIONS = ("pytorch", "mpi", "tensorflow", "ray")
-# Older names of those types, still in files written for the v1 SDK and old CLI examples.
+_AZURE_ML_DISTRIBUTIONS = (*registry.distributions(), "ray")
+# Older names of those types, still in files written for the v1 SDK and old CLI examples: the
+# class names (pytorchdistribution, …) and torch.distributed's own.
 _OLD_DISTRIBUTION_NAMES = {
     "torch.distributed": "pytorch",
     "torch_distributed": "pytorch",
-    "pytorchdistribution": "pytorch",
-    "tensorflowdistribution": "tensorflow",
-    "mpidistribution": "mpi",
+    **{f"{kind}distribution": kind for kind in registry.distributions()},
 }
 
 
@@ -89,8 +88,9 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
         and launcher_for(spec) is None
     ):
         out.append(
-            "command: per-node launch, but no launcher (torchrun, accelerate launch) was "
-            "found in your command, so each node runs a single process."
+            "command: per-node launch, but no launcher ("
+            + ", ".join(x.name for x in registry.launchers() if x.detect)
+            + ") was found in your command, so each node runs a single process."
         )
     out += _unknown_distribution(spec)
     for problem in submit_problems(spec):  # accepted here; `submit` refuses them

@@ -152,10 +152,12 @@ def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
         explanations=tuple(explanations),
         env_vars=dict(spec.env),
         config_file=config,
+        launcher_spawns=spawns,
     )
 
 
-MODELED_DISTRIBUTIONS = ("pytorch", "mpi", "tensorflow")
+MODELED_DISTRIBUTIONS = tuple(registry.distributions())
+"""The distribution types a framework module plans (pytorch, mpi, …)."""
 
 
 def _plan_single(spec: JobSpec, target: Target) -> LaunchPlan:

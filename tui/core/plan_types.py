@@ -110,9 +110,9 @@ class Target:
     kind: Literal["azureml", "local"]
     master_port: int
     ports: tuple[int, ...] = ()
-    """Free loopback ports for TensorFlow tasks (local only)."""
+    """Free loopback ports for tasks that listen on ports of their own (local only)."""
     cpus: int | None = None
-    """CPU cores this process may use (local only): Lightning sizes OMP_NUM_THREADS by them."""
+    """CPU cores this process may use (local only): frameworks size their threads by them."""
 
     @property
     def master_addr(self) -> str:
@@ -333,6 +333,8 @@ class LaunchPlan:
     """Job-level environment_variables (the user's)."""
     config_file: ConfigFile | None = None
     """A config file built from the plan that the command reads (written into the code folder)."""
+    launcher_spawns: bool = False
+    """The per-node launcher starts the node's workers itself (and sets their ranks)."""
     tasks: bool = False
     """Processes are tasks named by role and index (`RankPlan.role`, `task_index`), one per
     node, with no rank or WORLD_SIZE: the framework's own words."""

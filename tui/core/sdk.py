@@ -14,6 +14,7 @@ from typing import Any
 
 from tui.core.export import job_dict
 from tui.core.plan import LaunchPlan, describe
+from tui.frameworks import registry
 
 _SERVICES = {
     "jupyter_lab": "JupyterLabJobService",
@@ -27,12 +28,7 @@ _IDENTITIES = {
     "managed_identity": "ManagedIdentityConfiguration",
     "aml_token": "AmlTokenConfiguration",
 }
-_DISTRIBUTIONS = {
-    "pytorch": "PyTorchDistribution",
-    "mpi": "MpiDistribution",
-    "tensorflow": "TensorFlowDistribution",
-    "ray": "RayDistribution",
-}
+_DISTRIBUTIONS = {**registry.distributions(), "ray": "RayDistribution"}
 
 
 @dataclass(frozen=True)

@@ -69,11 +69,19 @@ class Launcher:
     """What the ranks' Python must import for it to start (the pre-flight checks them)."""
     tool: str | None = None
     """An executable that must exist beside the job's Python or on PATH."""
+    install: str = ""
+    """How to get `tool` where it is missing."""
     head: Callable[[JobSpec, Refs], list[str]] | None = None
     worker_env: Callable[..., None] | None = None
     detect: re.Pattern[str] | None = None
     local_command: Callable[[str, list[str]], str] | None = None
     """How the command must change to run on this machine (notes say what changed)."""
+    split_env: Callable[[Path, str], dict[str, str]] | None = None
+    """On this machine: the variables that make it write every worker line behind a marker
+    (`split_env(log_dir, marker_template)`, the template's `${rank}` the global rank), so the
+    local backend can split its output into one log per rank."""
+    root_cause: str | None = None
+    """A regex for its failure summary, with the failed rank and exit code as groups 1 and 2."""
 
 
 # ---- Open MPI: the launcher Azure ML's mpi distribution uses --------------------------------
@@ -112,6 +120,34 @@ def mpi_node_prefix(refs: Refs) -> str:
 
 
 @dataclass(frozen=True)
+class Option:
+    """A spec field only this framework has, as the wizard asks for it."""
+
+    field: str
+    label: str
+    choices: tuple[tuple[str, Any], ...] = ()
+    """(label, value) to choose from; none: typed, a whole number."""
+    default: Any = None
+    """What an unset (None) value means, shown as chosen."""
+    when: Callable[[JobSpec], bool] | None = None
+    """Asked only when this holds (always when None)."""
+
+    def shown(self, spec: JobSpec) -> bool:
+        return self.when is None or self.when(spec)
+
+
+@dataclass(frozen=True)
+class Form:
+    """The framework's own options on the Code step, titled, with what they make shown below
+    (the plan's config file explanations)."""
+
+    title: str
+    options: tuple[Option, ...]
+    own_file: str = ""
+    """Said instead of the explanations when the job brings its own file."""
+
+
+@dataclass(frozen=True)
 class Glossary:
     """A term the help screen explains."""
 
@@ -136,6 +172,10 @@ class Framework:
     """JobSpec fields only this framework uses → their value when unused (cleared on a switch)."""
     option_rule: ClassVar[str] = ""
     """Why one of `options` set on another framework's job is refused, and the fix."""
+    distributions: ClassVar[dict[str, str]] = {"pytorch": "PyTorchDistribution"}
+    """Azure ML distribution types its jobs use → azure-ai-ml's class for each."""
+    platform_vars: ClassVar[tuple[str, ...]] = ()
+    """Variables Azure ML sets for this framework's processes (a user's value is overwritten)."""
     launchers: ClassVar[tuple[Launcher, ...]] = ()
     """Launchers this framework brings (found in users' commands by `detect`)."""
     origins: ClassVar[tuple[Origin, ...]] = ()
@@ -160,8 +200,16 @@ class Framework:
     """Its file name."""
     config_tab: ClassVar[str] = ""
     """The review tab's title for it."""
+    launch_options: ClassVar[tuple[Option, ...]] = ()
+    """Choices of this framework's own on the Launch step (radio buttons)."""
+    code_form: ClassVar[Form | None] = None
+    """Options of this framework's own on the Code step (its config file's numbers)."""
+    field_labels: ClassVar[dict[str, str]] = {}
+    """How the wizard names this framework's spec fields in an error."""
     shown_json_var: ClassVar[str | None] = None
     """An env var holding JSON the review shows on a tab of its own (TF_CONFIG, say)."""
+    mechanisms: ClassVar[tuple[str, ...]] = ()
+    """Words only this framework's explanations use (another's Why text must not)."""
     glossary: ClassVar[tuple[Glossary, ...]] = ()
     script_rules: ClassVar[tuple[Callable[..., Any], ...]] = ()
     """The script check's rules for this framework: `rule(facts, plan) -> Iterable[Finding]`."""
@@ -265,6 +313,11 @@ class Framework:
     def one_host_note(self, spec: JobSpec) -> str:
         """What this framework adds to the warning that one host reports local ranks 0..N-1."""
         return ""
+
+    def topology_caption(self, plan: LaunchPlan) -> str | None:
+        """The topology's caption after the node count, in the framework's words; None: the
+        world size and the master's address."""
+        return None
 
     def shape(self, spec: JobSpec, tasks: int) -> str | None:
         """The one-line summary's shape in the framework's words; None: nodes × GPUs."""

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.core.plan_types import ConfigFile, EnvBuilder, Origin
 from tui.frameworks import deepspeed_config as ds
-from tui.frameworks.base import Launcher, Package
+from tui.frameworks.base import Form, Launcher, Option, Package
 from tui.frameworks.pytorch import PyTorch
 
 if TYPE_CHECKING:
@@ -64,6 +64,62 @@ class DeepSpeed(PyTorch):
     title = "DeepSpeed"
     tagline = "ZeRO sharding for large models"
     options: ClassVar[dict[str, Any]] = {"deepspeed_config": None, "zero_stage": None}
+    launch_options = (
+        Option(
+            "deepspeed_via",
+            "DeepSpeed runs under Azure ML's",
+            (
+                ("pytorch distribution (RANK, WORLD_SIZE)", "pytorch"),
+                ("mpi distribution (mpirun, OMPI_COMM_WORLD_*)", "mpi"),
+            ),
+        ),
+    )
+    code_form = Form(
+        f"DeepSpeed config ({ds.CONFIG_NAME})",
+        (
+            Option("ds_micro_batch", "Micro batch/GPU"),
+            Option("ds_grad_accum", "Grad. accumulation"),
+            Option(
+                "zero_stage",
+                "ZeRO stage",
+                (
+                    ("2: shard optimizer states + gradients (default)", 2),
+                    ("0: no sharding", 0),
+                    ("1: shard optimizer states", 1),
+                    ("3: shard everything, parameters too", 3),
+                ),
+                default=ds.DEFAULT_STAGE,
+            ),
+            Option(
+                "ds_offload",
+                "Offload",
+                (("none", "none"), ("to CPU memory", "cpu"), ("to local NVMe", "nvme")),
+            ),
+            Option(
+                "ds_precision",
+                "Precision",
+                (
+                    ("auto: what the GPU does best", "auto"),
+                    ("bf16", "bf16"),
+                    ("fp16", "fp16"),
+                    ("fp32", "fp32"),
+                ),
+            ),
+        ),
+        own_file="Your config file is used as it is (see Review › DeepSpeed).",
+    )
+    field_labels: ClassVar[dict[str, str]] = {
+        "zero_stage": "ZeRO stage",
+        "deepspeed_config": "DeepSpeed config",
+        "ds_micro_batch": "Micro batch/GPU",
+        "ds_grad_accum": "Grad. accumulation",
+        "ds_offload": "Offload",
+        "ds_precision": "Precision",
+    }
+    distributions: ClassVar[dict[str, str]] = {
+        "pytorch": "PyTorchDistribution",
+        "mpi": "MpiDistribution",
+    }
     config_title = "DeepSpeed config"
     config_name = ds.CONFIG_NAME
     config_tab = "DeepSpeed"
@@ -75,6 +131,8 @@ class DeepSpeed(PyTorch):
     example = "deepspeed"
     sample_script = "train_deepspeed.py"
     guess_order = 20
+    mechanisms = ("DeepSpeed", "deepspeed", "ZeRO", "ds_config")
+    init_call = "`deepspeed.init_distributed()`"
     glossary = ()
 
     def problems(self, spec: JobSpec) -> list[tuple[str, str]]:
@@ -201,4 +259,4 @@ class DeepSpeed(PyTorch):
                 "sharded across GPUs, so larger models fit. It needs a fast interconnect between "
                 "nodes."
             )
-        return ""
+        return super().why(step, spec)

@@ -23,6 +23,7 @@ class Horovod(Framework):
             "one rank per node would leave all but one GPU idle; choose per-process launch"
         )
     }
+    distributions: ClassVar[dict[str, str]] = {"mpi": "MpiDistribution"}
     packages = (Package("horovod", "horovod", "horovod"),)
     assumed_modules = ("horovod",)
     example = "horovod"
@@ -32,6 +33,7 @@ class Horovod(Framework):
     sample_script = "mpi_env_check.py"
     init_call = "`hvd.init()`"
     guess_order = 30
+    mechanisms = ("Horovod", "hvd.")
     glossary = (
         Glossary(
             "MPI / mpirun",
@@ -50,6 +52,15 @@ class Horovod(Framework):
         return {"script": self.sample_script}
 
     def why(self, step: str, spec: JobSpec) -> str:
+        if step == "code":
+            return (
+                "**Shared memory**: Open MPI moves data between the ranks of one node through "
+                "/dev/shm, and so do the worker processes of a data loader; Azure ML's 2 GB "
+                "default makes either fail (*Bus error*), so 16g is the default here."
+                "\n\n"
+                "**NCCL_DEBUG=INFO**: Horovod's GPU all-reduce runs on NCCL, which then prints "
+                "`NET/IB` in the log when InfiniBand is really used."
+            )
         if step == "framework":
             return (
                 "Horovod averages gradients with ring all-reduce over MPI. Azure ML starts "

@@ -7,9 +7,15 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, EnvVar, Origin
-from tui.frameworks.base import Launcher, Package, Refs
+from tui.frameworks.base import Launcher, Option, Package, Refs
 from tui.frameworks.deepspeed import DEEPSPEED
-from tui.frameworks.pytorch import TORCHRUN_LAUNCHER, PyTorch, torchrun_worker_env
+from tui.frameworks.pytorch import (
+    ELASTIC_ROOT_CAUSE,
+    TORCHRUN_LAUNCHER,
+    PyTorch,
+    elastic_split_env,
+    torchrun_worker_env,
+)
 
 if TYPE_CHECKING:
     from tui.core.plan_types import Target
@@ -55,14 +61,16 @@ def _tee(command: str, notes: list[str]) -> str:
 
     torchrun reads PET_TEE from the environment, but accelerate passes its own `--tee` (default
     0) to torchrun, which wins; the flag is the only way. Nothing else changes, and a command
-    that already sets --tee keeps its own.
+    that already tees is left alone.
     """
     if re.search(r"\s(-t|--tee)[\s=]", command) or not _ACCELERATE_LAUNCH.search(command):
         return command
-    notes.append(
+    note = (
         "note: `accelerate launch` runs here with `--tee 3` added, so each worker's lines go "
-        "to its own rank log (the submitted command is unchanged)"
+        "to its own rank log; the command is otherwise the plan's"
     )
+    if note not in notes:
+        notes.append(note)
     return _ACCELERATE_LAUNCH.sub(r"\1\2 --tee 3", command, count=1)
 
 
@@ -74,6 +82,8 @@ ACCELERATE_LAUNCHER = Launcher(
     worker_env=_worker_env,
     detect=re.compile(r"(^|[\s;&|])accelerate\s+launch\s"),
     local_command=_tee,
+    split_env=elastic_split_env,
+    root_cause=ELASTIC_ROOT_CAUSE,
 )
 
 
@@ -91,9 +101,19 @@ class HuggingFace(PyTorch):
         Package("accelerate", "accelerate", "huggingface"),
     )
     assumed_modules = ("torch", "transformers")
+    launch_options = (
+        Option(
+            "hf_launcher",
+            "Launcher on each node",
+            (("accelerate launch", "accelerate"), ("torchrun", "torchrun")),
+            when=lambda spec: spec.launch == "per_node",
+        ),
+    )
     example = "huggingface"
     sample_script = "train_hf.py"
     guess_order = 50
+    mechanisms = ("accelerate", "Accelerator", "transformers")
+    init_call = "`Trainer()` or `Accelerator()`, which join the process group"
     glossary = ()
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
@@ -138,4 +158,4 @@ class HuggingFace(PyTorch):
                 "The Trainer (and Accelerate) read the rank variables from the environment, "
                 "so a single-GPU script becomes distributed without code changes."
             )
-        return ""
+        return super().why(step, spec)

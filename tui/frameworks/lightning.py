@@ -37,6 +37,8 @@ class Lightning(PyTorch):
     example = "lightning"
     sample_script = "train_lightning.py"
     guess_order = 40
+    mechanisms = ("Lightning", "--trainer.")
+    init_call = "`Trainer(num_nodes=…, devices=…)`, which joins the process group"
     glossary = ()
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
@@ -113,4 +115,4 @@ class Lightning(PyTorch):
                 "start the rest — but it sees LOCAL_RANK=0 and trains on **one GPU per node**. "
                 "Prefer per-process for Lightning.\n\n"
             )
-        return ""
+        return super().why(step, spec)

@@ -5,10 +5,11 @@ torch-based frameworks (Lightning, Hugging Face, DeepSpeed) build on this one.""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, Origin
-from tui.frameworks.base import Framework, Glossary, Launcher, Package, Refs
+from tui.frameworks.base import Framework, Launcher, Package, Refs
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
@@ -67,16 +68,36 @@ def _torchrun_env(env: EnvBuilder, *args: Any) -> None:
     torchrun_worker_env(env, TORCHRUN, *args)
 
 
+def elastic_split_env(log_dir: Path, marker_template: str) -> dict[str, str]:
+    """torch.distributed.run with `--tee 3` (here `PET_TEE=3`, so the command stays the plan's)
+    copies every worker line to its own stdout/stderr behind a header, and
+    `TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE` makes that header carry the global rank."""
+    return {
+        "PET_TEE": "3",
+        "PET_LOG_DIR": str(log_dir / "torchrun"),
+        "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE": marker_template,
+    }
+
+
+ELASTIC_ROOT_CAUSE = (
+    r"Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+).*?exitcode\s*:\s*(-?\d+)"
+)
+"""torch.distributed.run's ChildFailedError summary: the first rank that failed, and its code."""
+
+
 TORCHRUN_LAUNCHER = Launcher(
     "torchrun",
     spawns=True,
     modules=("torch",),
     tool="torchrun",
+    install="install PyTorch there (`pip install torch`)",
     head=_torchrun_head,
     worker_env=_torchrun_env,
     detect=re.compile(
         r"(^|[\s;&|])torchrun\s|python[0-9.]*\s+-m\s+torch\.distributed\.(run|launch)\s"
     ),
+    split_env=elastic_split_env,
+    root_cause=ELASTIC_ROOT_CAUSE,
 )
 
 
@@ -93,18 +114,19 @@ class PyTorch(Framework):
     example = "pytorch-ddp"
     sample_script = "train_ddp.py"
     guess_order = 1000  # what a job is when nothing says otherwise
-    glossary = (
-        Glossary(
-            "Per-node launch",
-            "Azure ML starts one process per node (torchrun, accelerate), which starts the "
-            "workers and sets their ranks.",
-        ),
-    )
+    mechanisms = ("init_process_group", "DistributedDataParallel", "torchrun", "DataLoader")
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
         return TORCHRUN_LAUNCHER if spec.launch == "per_node" else None
 
     def why(self, step: str, spec: JobSpec) -> str:
+        if step == "code":
+            return (
+                "**Shared memory**: PyTorch DataLoader workers pass batches through /dev/shm; "
+                "Azure ML's 2 GB default makes them crash with *Bus error*, so 16g is the "
+                "default here.\n\n"
+                "**NCCL_DEBUG=INFO** prints `NET/IB` in the log when InfiniBand is really used."
+            )
         if step == "framework":
             world = spec.nodes * spec.gpus_per_node
             return (

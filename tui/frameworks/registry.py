@@ -48,6 +48,11 @@ def titles() -> dict[str, str]:
     return {f.name: f.title for f in _ALL}
 
 
+def distributions() -> dict[str, str]:
+    """Every Azure ML distribution type a framework's job uses → azure-ai-ml's class."""
+    return {kind: cls for f in _ALL for kind, cls in f.distributions.items()}
+
+
 def launchers() -> tuple[Launcher, ...]:
     """Every framework's launchers, without repeats, in the order they are looked for."""
     return tuple(dict.fromkeys(launcher for f in _ALL for launcher in f.launchers))

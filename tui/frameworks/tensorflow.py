@@ -54,7 +54,10 @@ class TensorFlow(Framework):
             "(TF_CONFIG names nodes, not GPUs); choose per-node launch"
         )
     }
+    distributions: ClassVar[dict[str, str]] = {"tensorflow": "TensorFlowDistribution"}
+    platform_vars = ("TF_CONFIG",)
     options: ClassVar[dict[str, Any]] = {"parameter_servers": 0}
+    field_labels: ClassVar[dict[str, str]] = {"parameter_servers": "Parameter servers"}
     option_rule = "only TensorFlow uses parameter servers; set it to 0 or choose tensorflow"
     origins = (TENSORFLOW,)
     packages = (Package("tensorflow", "tensorflow", "tensorflow"),)
@@ -64,6 +67,7 @@ class TensorFlow(Framework):
     ps_sample_script = "train_tf_ps.py"
     init_call = "`MultiWorkerMirroredStrategy()`"
     guess_order = 10
+    mechanisms = ("TF_CONFIG", "tf.distribute", "MirroredStrategy", "ParameterServer", "tf.data")
     one_task_per_node = True
     shown_json_var = "TF_CONFIG"
     glossary = (
@@ -182,6 +186,14 @@ class TensorFlow(Framework):
             tasks=True,
         )
 
+    def topology_caption(self, plan: LaunchPlan) -> str:
+        w, ps = plan.spec.nodes, plan.spec.parameter_servers
+        return (
+            f"one TensorFlow task each: {_tasks(w, 'worker')}"
+            + (f" + {ps} ps" if ps else "")
+            + " · TF_CONFIG gives every task the whole cluster"
+        )
+
     def shape(self, spec: JobSpec, tasks: int) -> str:
         """The plan's one-line shape in TensorFlow's words: tasks, workers, ps; no WORLD_SIZE."""
         return (
@@ -218,6 +230,27 @@ class TensorFlow(Framework):
             return (
                 "TensorFlow runs **one task per node**; Azure ML writes TF_CONFIG on each "
                 "node. That is why per-process does not apply."
+            )
+        if step == "code":
+            return (
+                "**Shared memory**: tf.data reads in the training process itself, so Azure ML's "
+                "2 GB /dev/shm is rarely the limit; 16g costs nothing and covers "
+                "multiprocessing input pipelines.\n\n"
+                + (
+                    "**Parameter servers** talk gRPC to the workers on the TF_CONFIG ports, so "
+                    "a slow step shows in the tasks' logs, not in NCCL's."
+                    if spec.parameter_servers
+                    else "**NCCL_DEBUG=INFO**: on GPUs MultiWorkerMirroredStrategy all-reduces "
+                    "with NCCL, which then prints `NET/IB` in the log when InfiniBand is really "
+                    "used."
+                )
+            )
+        if step == "resources.network" and spec.parameter_servers:
+            return (
+                "**The network** carries every step's gradients from the workers to the "
+                "parameter servers and the variables back, over gRPC (TCP): InfiniBand helps "
+                "only as IP over InfiniBand, so place parameter servers on sizes with a fast "
+                "Ethernet too. Sizes with an `r` in the name have InfiniBand."
             )
         if step == "resources":
             n, ps = spec.nodes, spec.parameter_servers

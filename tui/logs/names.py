@@ -2,9 +2,10 @@
 
 A distributed job writes one log per process, `user_logs/std_log_process_<rank>.txt`, where the
 rank may be zero-padded (`_00`, `_01`, … on some jobs; the padding rule is not documented), so
-`_10` must sort after `_9`. TensorFlow jobs write one per task, `std_log_node_<nn>_<role>.txt`
-(workers, then parameter servers, as the plan numbers them); a single process writes
-`std_log.txt`. Everything else (`system_logs/…`, `mpi_log.txt`) is listed after the ranks.
+`_10` must sort after `_9`. Jobs whose processes are tasks write one per task,
+`std_log_node_<nn>_<role>.txt` (workers, then parameter servers, as the plan numbers them); a
+single process writes `std_log.txt`. Everything else (`system_logs/…`, `mpi_log.txt`) is listed
+after the ranks.
 
 Jobs on the older runtime log to `azureml-logs/` instead: `70_driver_log_<rank>.txt` per process,
 `70_driver_log-worker-<n>.txt` per worker, `70_driver_log.txt` for a single process (azure-ai-ml's
@@ -41,7 +42,7 @@ class RankLog:
 def rank_logs(names: Iterable[str]) -> list[RankLog]:
     """The rank logs among `names`, in rank order.
 
-    Per-process logs take their rank from the number in the name; TensorFlow task logs are
+    Per-process logs take their rank from the number in the name; task logs are
     numbered in the plan's order (chief, workers, parameter servers, evaluator, each by index);
     a lone `std_log.txt` is rank 0; the older runtime's driver logs follow the same rules. When
     an attempt was retried (`user_logs/retry_NNN/…`), only the newest attempt's logs count.

@@ -91,7 +91,7 @@ def _check_size(check: ComputeCheck, plan: LaunchPlan, name: str, size: str) -> 
     actual = find_sku(size) if size else None
     if actual is None:
         return
-    per_node = plan.nodes[0].workers if plan.distribution.type != "tensorflow" else 1
+    per_node = 1 if plan.tasks else plan.nodes[0].workers
     if actual.gpus < per_node:
         check.warnings.append(
             f"{size} has {actual.gpus} GPU{'s' if actual.gpus != 1 else ''} per node but the plan "

@@ -1,10 +1,10 @@
 """A run's logs as `HttpRangeSource`s over the SAS URLs Azure ML hands out, refreshed on expiry.
 
 Run History's run details list every log of a job (`logFiles`: name → SAS URL): each rank's
-`user_logs/std_log_process_N.txt`, TensorFlow's per-task logs, `system_logs/…`. One `RunLogs`
-per job holds the latest listing; when a URL expires (403) its source asks for a fresh one, and
-sources that expire together share one Run History call. This works where `jobs.stream()` fails
-(identity-only datastores), and reads only new bytes (`Range`).
+`user_logs/std_log_process_N.txt`, per-task logs (`std_log_node_<nn>_<role>.txt`),
+`system_logs/…`. One `RunLogs` per job holds the latest listing; when a URL expires (403) its
+source asks for a fresh one, and sources that expire together share one Run History call. This
+works where `jobs.stream()` fails (identity-only datastores), and reads only new bytes (`Range`).
 
 While a job runs, Run History can list no user logs yet; then the job's folder in the artifact
 datastore (`outputs.default`, `ExperimentRun/dcid.<name>/`) is listed and read-only SAS URLs are

@@ -7,7 +7,7 @@
   cancel.request               present once someone asked to cancel
   keep.request                 present once the app that submitted it let it outlive the app
   code/                        a snapshot of the spec's code folder; the ranks' working dir
-  user_logs/std_log_process_<rank>.txt   (TensorFlow: std_log_node_<nn>_<worker|ps>.txt)
+  user_logs/std_log_process_<rank>.txt   (tasks: std_log_node_<nn>_<worker|ps>.txt)
   user_logs/mpi_log.txt        mpirun's own output (MPI jobs)
   system_logs/launcher.txt     what the supervisor did, and its own errors
   .launcher/                   launcher streams before they are split per rank

@@ -2,23 +2,22 @@
 
 The environment of every process is the plan's (rank env, or node env for a per-node launcher)
 laid over the inherited one, plus only what running on one machine needs: PYTHONUNBUFFERED=1 so
-logs arrive as they are written, PATH with this Python's folder first so `python`, `torchrun`
+logs arrive as they are written, PATH with this Python's folder first so `python`, the launcher
 and `mpirun` in the command are the ones installed beside dtrain-tui, CUDA_VISIBLE_DEVICES when
-there are GPUs, and for per-node launchers the three variables that make torchrun tag each
-worker line with its rank (see `streams`).
+there are GPUs, and for per-node launchers the variables that make the launcher tag each worker
+line with its rank (its `split_env`; see `streams`).
 
-- per-process (and per-node without a spawning launcher), TensorFlow: one process per rank
-  (task), output to its rank log;
-- per-node with torchrun / accelerate: one process per node running the node's command, output
+- per-process (and per-node without a spawning launcher), tasks: one process per rank (task),
+  output to its rank log;
+- per-node with a spawning launcher: one process per node running the node's command, output
   split per rank;
-- MPI (Horovod, DeepSpeed via mpi): one real `mpirun -np <processes>` running the job command; a
-  small bash prelude sends each MPI process's output to its log by OMPI_COMM_WORLD_RANK.
+- MPI: one real `mpirun -np <processes>` running the job command; a small bash prelude sends
+  each MPI process's output to its log by OMPI_COMM_WORLD_RANK.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shlex
 import shutil
 from dataclasses import asdict, dataclass, field
@@ -29,6 +28,8 @@ from tui.backends.base import BackendError
 from tui.backends.local.jobdir import MPI_LOG
 from tui.backends.local.streams import MARKER_TEMPLATE
 from tui.core.plan import LaunchPlan, NodePlan, RankPlan
+from tui.frameworks import registry
+from tui.frameworks.base import Launcher
 
 MPI_MISSING = (
     "mpirun not found beside this Python or on PATH; install Open MPI "
@@ -50,6 +51,8 @@ class Launch:
     """"rank" (it is one rank), "node" (a launcher whose output is split), "mpirun"."""
     ranks: list[int]
     node: int | None = None
+    root_cause: str | None = None
+    """The per-node launcher's failure-summary regex (failed rank, exit code), if it has one."""
 
 
 @dataclass
@@ -127,6 +130,7 @@ def build_launches(
     if plan.distribution.type == "mpi":
         return _mpi(plan, job_dir, base, extra, bin_dir, by_rank, by_node, notes)
     sh = shell()
+    launcher = registry.launcher(plan.launcher)
     out = LaunchSet([], notes=notes)
     for node in plan.nodes:
         ranks = [r for r in plan.ranks if r.node == node.node]
@@ -134,7 +138,7 @@ def build_launches(
             for r in ranks:
                 env = base | _env(r.env) | extra
                 if r.rank in by_rank:
-                    gpu = by_node[node.node] if plan.spec.framework == "tensorflow" else None
+                    gpu = by_node[node.node] if plan.tasks else None
                     env["CUDA_VISIBLE_DEVICES"] = gpu or by_rank[r.rank]
                 out.launches.append(
                     Launch(
@@ -148,18 +152,17 @@ def build_launches(
                     )
                 )
             continue
-        if plan.launcher == "torchrun" and not find_tool("torchrun", bin_dir):
+        if launcher and launcher.tool and not find_tool(launcher.tool, bin_dir):
             raise BackendError(
-                "torchrun not found beside this Python or on PATH; install PyTorch there "
-                "(`pip install torch`)"
+                f"{launcher.tool} not found beside this Python or on PATH; {launcher.install}"
             )
         stream = f".launcher/node_{node.node}.txt"
-        env = base | _env(node.env) | _split_env(job_dir) | extra
+        env = base | _env(node.env) | _split_env(launcher, job_dir) | extra
         if node.node in by_node:
             env["CUDA_VISIBLE_DEVICES"] = by_node[node.node]
         command = node.command
-        if plan.launcher == "accelerate":
-            command = _accelerate_tee(command, out.notes)
+        if launcher and launcher.local_command:
+            command = launcher.local_command(command, out.notes)
         out.launches.append(
             Launch(
                 f"node {node.node}: {plan.launcher}",
@@ -169,35 +172,15 @@ def build_launches(
                 "node",
                 [r.rank for r in ranks],
                 node.node,
+                launcher.root_cause if launcher else None,
             )
         )
         out.streams[stream] = _stream(node, ranks)
     return out
 
 
-_ACCELERATE = re.compile(r"(^|[\s;&|])(accelerate\s+launch)(?=\s)")
-
-
-def _accelerate_tee(command: str, notes: list[str]) -> str:
-    """`accelerate launch` with `--tee 3`, so each worker's lines reach its own rank log.
-
-    torchrun reads PET_TEE from the environment, but accelerate passes its own `--tee` (default
-    0) to torchrun, which wins; the flag is the only way. Nothing else changes, and a command
-    that already tees is left alone.
-    """
-    if re.search(r"\s(-t|--tee)[\s=]", command) or not _ACCELERATE.search(command):
-        return command
-    note = (
-        "note: `accelerate launch` runs here with `--tee 3` added, so each worker's lines go "
-        "to its own rank log; the command is otherwise the plan's"
-    )
-    if note not in notes:
-        notes.append(note)
-    return _ACCELERATE.sub(r"\1\2 --tee 3", command, count=1)
-
-
 def _label(plan: LaunchPlan, r: RankPlan) -> str:
-    if plan.spec.framework == "tensorflow":
+    if plan.tasks:
         return f"task {r.role}:{r.task_index}"
     return f"rank {r.rank}"
 
@@ -207,12 +190,11 @@ def _env(env: tuple) -> dict[str, str]:
     return {v.name: v.value for v in env if not v.origin.in_process}
 
 
-def _split_env(job_dir: Path) -> dict[str, str]:
-    return {
-        "PET_TEE": "3",
-        "PET_LOG_DIR": str(job_dir / ".launcher" / "torchrun"),
-        "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE": MARKER_TEMPLATE,
-    }
+def _split_env(launcher: Launcher | None, job_dir: Path) -> dict[str, str]:
+    """What makes the per-node launcher mark every worker line with its rank (see `streams`)."""
+    if launcher is None or launcher.split_env is None:
+        return {}
+    return launcher.split_env(job_dir / ".launcher", MARKER_TEMPLATE)
 
 
 def _stream(node: NodePlan, ranks: list[RankPlan]) -> dict[str, Any]:
@@ -240,8 +222,9 @@ def _mpi(
     per_node = any(n.workers != n.processes for n in plan.nodes)
     processes = sum(n.processes for n in plan.nodes)
     env = base | _env(plan.nodes[0].env) | extra
+    launcher = registry.launcher(plan.launcher)
     if per_node:
-        env |= _split_env(job_dir)
+        env |= _split_env(launcher, job_dir)
     # Each MPI process picks its log (and GPU) by its world rank, then becomes the command.
     if per_node:
         logs = [str(job_dir / f".launcher/node_{n.node}.txt") for n in plan.nodes]
@@ -265,7 +248,17 @@ def _mpi(
         argv += ["-x", name]
     argv += ["bash", "-c", prelude, plan.command]
     out = LaunchSet(
-        [Launch("mpirun", argv, env, MPI_LOG, "mpirun", [r.rank for r in plan.ranks])],
+        [
+            Launch(
+                "mpirun",
+                argv,
+                env,
+                MPI_LOG,
+                "mpirun",
+                [r.rank for r in plan.ranks],
+                root_cause=launcher.root_cause if launcher else None,
+            )
+        ],
         notes=notes,
     )
     if per_node:

@@ -128,7 +128,7 @@ def descendants(root: int) -> list[ProcInfo]:
 def become_subreaper() -> bool:
     """Make orphaned descendants re-parent to this process instead of init (Linux only).
 
-    A launcher (torchrun, mpirun) killed before its workers leaves them orphaned; as a
+    A launcher (a per-node launcher, mpirun) killed before its workers leaves them orphaned; as a
     subreaper the supervisor still sees them as descendants and can stop them.
     """
     if not sys.platform.startswith("linux"):

@@ -1,12 +1,12 @@
 """Splitting a per-node launcher's output into one log per rank, and reading launchers' verdicts.
 
-torchrun started with `--tee 3` (here `PET_TEE=3`, so the job's command stays the plan's) copies
-every worker line to its own stdout/stderr behind a header; `TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE`
-makes that header carry the *global* rank. Each header starts one write of torchrun's log tailer:
-the rest of a line, or a partial line at the end of what the worker had written. So the stream is
-cut at every header and at every newline; bytes after a header go to that rank's log up to the
-next newline or header, bytes outside any header (torchrun's own messages) to the node's
-default log. Partial lines are completed by the next chunk with the same rank.
+The launcher, started with its `split_env` (`tui.frameworks`), copies every worker line to its
+own stdout/stderr behind a header that carries the *global* rank (`MARKER_TEMPLATE`). Each header
+starts one write of the launcher's log tailer: the rest of a line, or a partial line at the end
+of what the worker had written. So the stream is cut at every header and at every newline; bytes
+after a header go to that rank's log up to the next newline or header, bytes outside any header
+(the launcher's own messages) to the node's default log. Partial lines are completed by the next
+chunk with the same rank. A launcher's failure summary is read with its own `root_cause` regex.
 Stdlib only: the supervisor imports this.
 """
 
@@ -17,7 +17,7 @@ from collections import deque
 from pathlib import Path
 
 MARKER_TEMPLATE = "[dtrain-tui rank ${rank}] "
-"""torchrun substitutes ${rank} (the global rank) and writes this before every worker line."""
+"""The launcher substitutes ${rank} (the global rank) and writes this before every worker line."""
 MARKER = re.compile(rb"\[dtrain-tui rank (\d+)\] ")
 _MARKER_HEAD = b"[dtrain-tui rank "
 _MARKER_END = re.compile(rb"\[dtrain-tui rank \d*\]?\Z")
@@ -104,15 +104,13 @@ class StreamRouter:
         return b"".join(self._launcher_tail).decode("utf-8", "replace")
 
 
-_TORCHRUN_ROOT = re.compile(
-    r"Root Cause \(first observed failure\):.*?rank\s*:\s*(\d+).*?exitcode\s*:\s*(-?\d+)", re.S
-)
 _MPI_FAILURE = re.compile(r"Process name:\s*\[.*?,(\d+)\]\s*\n\s*Exit code:\s*(-?\d+)")
 
 
-def torchrun_root_cause(text: str) -> tuple[int, int] | None:
-    """(global rank, exit code) from torchrun's failure summary, if `text` holds one."""
-    match = _TORCHRUN_ROOT.search(text)
+def root_cause(pattern: str | None, text: str) -> tuple[int, int] | None:
+    """(global rank, exit code) from a launcher's failure summary, if `text` holds one
+    (`pattern`: the launcher's `root_cause` regex; None when it has none)."""
+    match = re.search(pattern, text, re.S) if pattern else None
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 

@@ -6,7 +6,7 @@ splits per-node launcher output per rank, watches exits, and writes the state to
 
 - A rank that fails fails the job: the first one to exit non-zero is named with its exit code
   and last lines; the others get SIGTERM at once and SIGKILL after the grace period (what
-  torchrun does with its workers).
+  a per-node launcher does with its workers).
 - Cancel (SIGTERM/SIGINT/SIGHUP, or the `cancel.request` file) stops everything the same way.
 - With `--owner PID` the job is tied to the app that submitted it: when that process is gone
   (quit or killed) the job is canceled, so nothing outlives the app by accident. The app lets
@@ -41,7 +41,7 @@ from tui.backends.local.procs import (
     proc_info,
     signal_process,
 )
-from tui.backends.local.streams import StreamRouter, mpirun_first_failure, torchrun_root_cause
+from tui.backends.local.streams import StreamRouter, mpirun_first_failure, root_cause
 
 POLL = 0.05
 SCAN_EVERY = 0.5
@@ -307,7 +307,9 @@ class Supervisor:
         rank, exit_code = launch["ranks"][0], code
         found = None
         if launch["kind"] == "node":
-            found = torchrun_root_cause(self.routers[launch["log"]].launcher_text())
+            found = root_cause(
+                launch.get("root_cause"), self.routers[launch["log"]].launcher_text()
+            )
         elif launch["kind"] == "mpirun":
             mpi = mpirun_first_failure("\n".join(tail_lines(self.jd.file(MPI_LOG), 200)))
             if mpi is not None:
@@ -315,7 +317,7 @@ class Supervisor:
                 stream = f".launcher/node_{world_rank}.txt"
                 if stream in self.routers:  # one MPI process per node ran a launcher
                     router = self.routers[stream]
-                    found = torchrun_root_cause(router.launcher_text()) or (
+                    found = root_cause(launch.get("root_cause"), router.launcher_text()) or (
                         min(router.rank_logs),
                         mpi_code,
                     )
