@@ -1,0 +1,235 @@
+"""`JobKeys`: the job screen's keys and what each does — follow, wrap, search and filter (the
+prompt at the bottom), matches and errors, ranks and logs, the metrics pane, save, cancel, back.
+
+`JobScreen` is built on it and brings the job, its logs and the view the keys act on; the keys
+follow k9s and less (`/` search, `n`/`N`, `f` follow, `[`/`]` rank).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import work
+from textual.binding import Binding
+from textual.geometry import Offset
+from textual.screen import Screen
+from textual.widgets import Input, Label
+
+from tui.logs.names import ordered
+from widgets.log_view import LogView
+
+if TYPE_CHECKING:
+    from screens.job_metrics import JobMetrics
+    from tui.backends.base import Backend, JobHandle, JobStatus
+    from tui.logs.names import RankLog
+    from tui.logs.sources import LogSource
+
+_RANK = Binding.Group("Rank", compact=True)
+_MATCH = Binding.Group("Match", compact=True)
+_ERROR = Binding.Group("Error", compact=True)
+
+
+class JobKeys(Screen[None]):
+    """The keys of the job screen; `JobScreen` supplies the job, its logs and `open_log()`."""
+
+    BINDINGS: ClassVar = [
+        Binding("escape", "back", "Back"),
+        Binding("f", "toggle_follow", "Follow"),
+        Binding("slash", "ask('search')", "Search"),
+        Binding("n", "next_match(True)", "Next match", group=_MATCH),
+        Binding("N", "next_match(False)", "Previous match", group=_MATCH),
+        Binding("ampersand", "ask('filter')", "Filter"),
+        Binding("e", "next_error(True)", "Next error", group=_ERROR),
+        Binding("E", "next_error(False)", "Previous error", group=_ERROR),
+        Binding("left_square_bracket", "step_rank(-1)", "Previous rank", group=_RANK),
+        Binding("right_square_bracket", "step_rank(1)", "Next rank", group=_RANK),
+        Binding("l", "pick_log", "Logs"),
+        Binding("w", "toggle_wrap", "Wrap"),
+        Binding("m", "toggle_metrics", "Metrics"),
+        Binding("s", "save", "Save"),
+        Binding("c", "cancel_job", "Cancel"),
+    ]
+
+    # What the keys act on, set by `JobScreen`.
+    backend: Backend
+    handle: JobHandle
+    status: JobStatus | None
+    sources: dict[str, LogSource]
+    log_name: str | None
+    saved_path: Path | None
+    metrics: JobMetrics
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._asking = "search"
+        self._cursor_before = Offset(0, 0)
+
+    def open_log(self, name: str) -> None:
+        raise NotImplementedError
+
+    def show_status(self) -> None:
+        raise NotImplementedError
+
+    def _rank_logs(self) -> list[RankLog]:
+        raise NotImplementedError
+
+    def action_toggle_follow(self) -> None:
+        view = self.query_one(LogView)
+        view.follow = not view.follow
+
+    def action_toggle_metrics(self) -> None:
+        """Show or hide the metrics pane (progress, chart, ranks' speeds)."""
+        self.metrics.toggle()
+
+    def action_toggle_wrap(self) -> None:
+        view = self.query_one(LogView)
+        view.wrap = not view.wrap
+
+    # ---- the prompt: search and filter ----------------------------------------------------
+
+    def action_ask(self, what: str) -> None:
+        """Open the prompt at the bottom for a search (`/`) or a filter (`&`)."""
+        self._asking = what
+        view = self.query_one(LogView)
+        query = self.query_one("#query", Input)
+        label = self.query_one("#prompt-label", Label)
+        if what == "search":
+            label.update("search /")
+            query.placeholder = "text to find (a capital letter makes it case-sensitive)"
+            query.value = view.search_query or ""
+        else:
+            label.update("filter &")
+            query.placeholder = "show only lines containing this (empty: every line)"
+            query.value = view.filter_query or ""
+        self.query_one("#prompt").add_class("-shown")
+        self._cursor_before = self.app.cursor_position
+        query.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._close_prompt()
+        view = self.query_one(LogView)
+        if self._asking == "search":
+            view.search(event.value)
+            if event.value and view.match_count == 0:
+                self.notify(f"{event.value!r} is not in this log", severity="warning")
+        else:
+            view.set_filter(event.value or None)
+        self.show_status()
+
+    def _close_prompt(self) -> None:
+        self.query_one("#prompt").remove_class("-shown")
+        self.query_one(LogView).focus()
+        # The Input put the terminal's own cursor at its caret (for input methods) and leaves it
+        # there when it loses focus: in the footer once the prompt is gone, where a terminal that
+        # draws a hidden cursor anyway shows a stray block. It goes back where it was.
+        self.app.cursor_position = self._cursor_before
+
+    # ---- moving: matches, errors, ranks, logs ---------------------------------------------
+
+    def action_next_match(self, forward: bool) -> None:
+        view = self.query_one(LogView)
+        if not view.search_query:
+            self.notify("No search yet: press / to search", severity="warning")
+        elif not view.next_match(forward):
+            self.notify(f"{view.search_query!r} is not in this log", severity="warning")
+        self.show_status()
+
+    def action_next_error(self, forward: bool) -> None:
+        if not self.query_one(LogView).next_error(forward):
+            self.notify("No errors in this log (so far)")
+        self.show_status()
+
+    def action_step_rank(self, step: int) -> None:
+        ranks = [r.name for r in self._rank_logs()]
+        if not ranks:
+            self.notify("No rank logs yet", severity="warning")
+            return
+        at = ranks.index(self.log_name) if self.log_name in ranks else (-1 if step > 0 else 0)
+        self.open_log(ranks[(at + step) % len(ranks)])
+
+    def action_pick_log(self) -> None:
+        from screens.job_dialogs import LogPicker
+
+        def chosen(name: str | None) -> None:
+            if name and name != self.log_name:
+                self.open_log(name)
+
+        picker = LogPicker(ordered(self.sources), self._rank_logs(), self.log_name)
+        self.app.push_screen(picker, chosen)
+
+    # ---- save, cancel, back ---------------------------------------------------------------
+
+    def action_save(self) -> None:
+        if self.log_name is None:
+            self.notify("No log to save yet", severity="warning")
+            return
+        view = self.query_one(LogView)
+        path = _unique(Path.cwd() / f"{self.handle.name}-{Path(self.log_name).stem}.log")
+        self._save(view.saver(), path, view.line_count)
+
+    @work(thread=True, group="job-save", exit_on_error=False)
+    def _save(self, saver: Any, path: Path, lines: int) -> None:
+        try:
+            saver(path)
+        except OSError as err:
+            self.app.call_from_thread(
+                self.notify, f"Could not save {path}: {err.strerror}", severity="error"
+            )
+            return
+        self.app.call_from_thread(self._saved, path, lines)
+
+    def _saved(self, path: Path, lines: int) -> None:
+        self.saved_path = path
+        self.notify(f"Saved {lines:,} lines to {path}", timeout=8)
+        self.show_status()
+
+    def action_cancel_job(self) -> None:
+        from screens.job_dialogs import ConfirmScreen
+
+        if self.status is not None and self.status.is_terminal:
+            self.notify(f"{self.handle.name} has already ended: {self.status.summary()}")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.notify(f"Canceling {self.handle.name}…")
+                self._cancel_job()
+
+        question = f"Cancel {self.handle.name}?"
+        detail = "Every process of the job is stopped. The logs so far stay."
+        self.app.push_screen(ConfirmScreen(question, detail, yes="Cancel job"), answered)
+
+    @work(thread=True, exclusive=True, group="job-cancel", exit_on_error=False)
+    def _cancel_job(self) -> None:
+        try:
+            self.backend.cancel(self.handle)
+        except Exception as err:
+            self.app.call_from_thread(
+                self.notify, f"Cancel failed: {err}", severity="error", timeout=10
+            )
+
+    def action_back(self) -> None:
+        """Close the prompt, else drop the filter, else the search, else leave the screen."""
+        view = self.query_one(LogView)
+        if self.query_one("#prompt").has_class("-shown"):
+            self._close_prompt()
+        elif view.filter_query:
+            view.set_filter(None)
+        elif view.search_query:
+            view.search("")
+        elif len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+        self.show_status()
+
+
+def _unique(path: Path) -> Path:
+    """`path`, or `name-1.log`, `name-2.log`, … if it exists."""
+    candidate, n = path, 0
+    while candidate.exists():
+        n += 1
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+    return candidate

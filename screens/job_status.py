@@ -1,0 +1,139 @@
+"""The job screen's status lines, as markup: the job (backend, name, state, elapsed time, its
+Studio link, the last problem) and the log on display (size, lines, how fresh, the follower's
+phase, follow or paused, wrap, search, filter, errors, where it was saved).
+
+Pure functions of what the screen knows: the screen redraws them every second and after
+every change.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.markup import escape
+
+from tui.backends.base import JobHandle, JobState, JobStatus
+from tui.logs.follower import FollowerState
+
+if TYPE_CHECKING:
+    from widgets.log_view import LogView
+
+STATE_COLOR = {
+    JobState.QUEUED: "$text-muted",
+    JobState.STARTING: "$warning",
+    JobState.RUNNING: "$success",
+    JobState.COMPLETED: "$success",
+    JobState.FAILED: "$error",
+    JobState.CANCELED: "$warning",
+    JobState.UNKNOWN: "$text-muted",
+}
+"""The colour of each state's word (theme variables)."""
+
+
+def job_line(
+    handle: JobHandle, status: JobStatus | None, problem: str | None, log_has_data: bool
+) -> str:
+    """The job: backend, name, state and elapsed time, Azure's word, the Studio link, a problem."""
+    parts = [f"[b]{escape(handle.backend)}[/b]", f"[b]{escape(handle.name)}[/b]"]
+    if status is None:
+        parts.append("[$text-muted]asking for the status…[/]")
+    else:
+        shown = status.state
+        if shown in (JobState.QUEUED, JobState.STARTING) and log_has_data:
+            shown = JobState.RUNNING  # its processes write logs: the backend lags behind
+        state = f"[{STATE_COLOR[shown]}]{shown.value}[/]"
+        elapsed = status.duration
+        if elapsed is None and status.created_at is not None:
+            created = status.created_at
+            elapsed = (datetime.now(created.tzinfo) - created).total_seconds()
+        parts.append(f"{state} {clock(elapsed)}" if elapsed is not None else state)
+        if not status.is_terminal and status.message:
+            # Azure's word when it says more: Preparing, NotResponding, Paused …
+            parts.append(f"[$text-muted]{escape(status.message)}[/]")
+    if handle.backend == "azureml" and handle.location:
+        url = handle.location.replace('"', "%22")
+        parts.append(f'[link="{url}"]{escape(url)}[/link]')
+    if problem:
+        parts.append(f"[$error]{escape(problem)}[/]")
+    return " · ".join(parts)
+
+
+def log_line(
+    title: str,
+    state: FollowerState,
+    view: LogView,
+    *,
+    ended: bool,
+    head_fill: tuple[int, int] | None,
+    saved_path: Path | None,
+) -> str:
+    """The log on display (`title`): what the follower read, and what the view shows of it."""
+    parts = [
+        f"[b]{escape(title)}[/b]",
+        f"{_size(state.bytes_received)} · {state.lines:,} lines",
+    ]
+    age = state.seconds_since_data()
+    if age is not None and not ended:
+        # An ended job's log gets no more data: how long ago it was read says nothing.
+        parts.append(f"data {_ago(age)} ago")
+    parts.append(_phase(state))
+    if state.rewrites:
+        parts.append("[$warning]rewritten at the source: read again from the start[/]")
+    if head_fill is not None:
+        done, end = head_fill
+        parts.append(f"[$accent]opened at its end · reading the rest {100 * done // end}%[/]")
+    parts.append("[$success]FOLLOW[/]" if view.follow else "[$warning]PAUSED[/]")
+    if view.wrap:
+        parts.append("wrap")
+    if view.search_query:
+        count = view.match_count
+        where = f"{view.match_number or '-'}/{count}" if count is not None else "searching…"
+        parts.append(f"/{escape(view.search_query)} {where}")
+    if view.filter_query:
+        parts.append(f"&{escape(view.filter_query)}: {view.shown_count:,} lines")
+    if view.error_count:
+        n = view.error_count
+        parts.append(f"[$error]{n} error{'s' if n > 1 else ''}[/]")
+    if saved_path:
+        parts.append(f"saved {escape(saved_path.name)}")
+    return " · ".join(parts)
+
+
+def clock(seconds: float) -> str:
+    """`1:02:03`, or `2:03` under an hour."""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
+
+
+def _phase(state: FollowerState) -> str:
+    if state.phase == "retrying":
+        wait = f" in {state.retry_in:.0f} s" if state.retry_in is not None else ""
+        error = escape(state.last_error or "")
+        return f"[$warning]retrying{wait} (attempt {state.retries + 1}): {error}[/]"
+    if state.phase == "failed":
+        return f"[$error]gave up: {escape(state.last_error or '')}[/]"
+    return {
+        "waiting": "[$text-muted]waiting for the first bytes[/]",
+        "following": "receiving",
+        "idle": "idle",
+        "finished": "complete",
+    }[state.phase]
+
+
+def _ago(seconds: float) -> str:
+    if seconds < 60:
+        return f"{int(seconds)} s"
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1024 or unit == "GB":
+            return f"{n:,} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} GB"
