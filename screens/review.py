@@ -143,7 +143,7 @@ class ReviewStep(WizardStep):
         if framework.config_title:
             self.query_one("#tab-config-body", Static).update(self._config(p, framework, dark))
         tabs.get_tab("tab-config").display = bool(framework.config_title)
-        self.query_one(Topology).show(p)
+        self.query_one(Topology).show(p, framework.topology_caption(p))
         self.shown = {"yaml": to_yaml(p), "sdk": to_python(p)}
         self.query_one("#tab-yaml-body", Static).update(_syntax(self.shown["yaml"], "yaml", dark))
         self.query_one("#tab-sdk-body", Static).update(_syntax(self.shown["sdk"], "python", dark))

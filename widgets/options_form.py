@@ -7,7 +7,7 @@ Widget ids are the spec field names with dashes, so an error finds its field.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -16,7 +16,9 @@ from textual.widgets import Input, Label, Select, Static
 
 from tui.core.plan_types import LaunchPlan
 from tui.core.spec import JobSpec
-from tui.frameworks.base import Form
+
+if TYPE_CHECKING:
+    from tui.frameworks.base import Form
 
 
 def _row(label: str, widget: Any) -> Horizontal:

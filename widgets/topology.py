@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui.core.plan import LaunchPlan
-from tui.frameworks import registry
 from widgets.env_table import theme_style
 
 MAX_NODES = 8
@@ -49,22 +48,25 @@ def _node_box(plan: LaunchPlan, node: int, primary: Style | str) -> Panel:
     )
 
 
-def topology(plan: LaunchPlan, primary: Style | str = "cyan") -> RenderableType:
-    """The nodes of `plan` as boxes; large jobs show the first nodes and the last one."""
+def topology(
+    plan: LaunchPlan, primary: Style | str = "cyan", caption: str | None = None
+) -> RenderableType:
+    """The nodes of `plan` as boxes; large jobs show the first nodes and the last one.
+    `caption`: what follows the node count, in the framework's words (default: the world size
+    and the master's address)."""
     count = len(plan.nodes)
     shown = list(range(count)) if count <= MAX_NODES else [*range(MAX_NODES - 1), count - 1]
     boxes = [_node_box(plan, n, primary) for n in shown]
     nodes = f"{count} node{'s' if count != 1 else ''}"
-    own = registry.get(plan.spec.framework).topology_caption(plan)
-    if own is not None:
-        caption = Text(f"{nodes}, {own}", style="bold")
+    if caption is not None:
+        head = Text(f"{nodes}, {caption}", style="bold")
     else:
-        caption = Text(
+        head = Text(
             f"{nodes} · WORLD_SIZE {plan.world_size} · "
             f"master: node 0 at {plan.target.master_addr}:{plan.target.master_port}",
             style="bold",
         )
-    parts: list[RenderableType] = [caption, Columns(boxes, padding=(0, 1))]
+    parts: list[RenderableType] = [head, Columns(boxes, padding=(0, 1))]
     if count > MAX_NODES:
         parts.append(
             Text(
@@ -78,5 +80,5 @@ def topology(plan: LaunchPlan, primary: Style | str = "cyan") -> RenderableType:
 class Topology(Static):
     """The cluster as the plan lays it out."""
 
-    def show(self, plan: LaunchPlan) -> None:
-        self.update(topology(plan, theme_style(self.app.current_theme.primary)))
+    def show(self, plan: LaunchPlan, caption: str | None = None) -> None:
+        self.update(topology(plan, theme_style(self.app.current_theme.primary), caption))
