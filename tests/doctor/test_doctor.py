@@ -84,7 +84,7 @@ def test_a_failed_job_with_nothing_recognisable_is_unknown_not_healthy():
     logs = rank_files({0: "step 1\nstep 2\n"})
     assert diagnose(logs).cause == "none"
     got = diagnose(logs, failed=True)
-    assert got.cause == "unknown" and got.evidence.text == "step 2"
+    assert got.cause == "unknown_failure" and got.evidence.text == "step 2"
 
 
 def test_cli_prints_exactly_the_json_shape_and_exits_1(tmp_path: Path, capsys):

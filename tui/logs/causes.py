@@ -37,7 +37,7 @@ CAUSES = (
     "illegal_instruction",
     "abort",
     "tf_cluster_error",
-    "unknown",
+    "unknown_failure",
     "none",
 )
 
@@ -234,7 +234,7 @@ RULES: tuple[Rule, ...] = (
         r"Assertion `.*' failed",
     ),
     _rule(
-        "unknown",
+        "unknown_failure",
         ECHO,
         r"Connection closed by peer",
         r"Connection reset by peer",
@@ -404,7 +404,7 @@ FIXES: dict[str, str] = {
         "(it writes TF_CONFIG) with `worker_count` = instances "
         f"(https://www.tensorflow.org/guide/distributed_training; {GUIDE})."
     ),
-    "unknown": (
+    "unknown_failure": (
         "A rank failed without saying why in its log: read that rank's last lines and Azure ML's "
         "system_logs (user_logs only hold what the script printed); rerun with "
         "`PYTHONFAULTHANDLER=1` and `NCCL_DEBUG=INFO` for more."

@@ -188,7 +188,7 @@ _WORDS = {
     "illegal_instruction": "killed by SIGILL (an instruction its CPU does not have)",
     "abort": "aborted in native code (SIGABRT)",
     "tf_cluster_error": "a TensorFlow task could not reach the cluster",
-    "unknown": "it stopped without saying why",
+    "unknown_failure": "it stopped without saying why",
 }
 
 
@@ -424,10 +424,10 @@ def _summary_block(block, year: int, order: int) -> list[Finding]:
 
 
 def _verdict(rank: int, code: int | None, where: Evidence, when, order: int) -> Finding:
-    cause = SIGNAL_CAUSES.get(-code, "unknown") if code is not None and code < 0 else "unknown"
+    cause = SIGNAL_CAUSES.get(-code, "unknown_failure") if code is not None and code < 0 else "unknown_failure"
     if code is not None and code > 128 and code - 128 in SIGNAL_CAUSES:  # a shell's 137, 139
         cause = SIGNAL_CAUSES[code - 128]
-    tier = VERDICT if cause not in ("unknown", *WEAK_SIGNAL_CAUSES) else ECHO + 1
+    tier = VERDICT if cause not in ("unknown_failure", *WEAK_SIGNAL_CAUSES) else ECHO + 1
     return Finding(cause, rank, tier, where, when, order)
 
 
@@ -453,15 +453,15 @@ def diagnose(
     if launcher_first is None and verdicts:
         launcher_first = min(verdicts, key=lambda v: v.order).rank
     known_ranks = sorted(r for r in streams if r is not None)
-    everything = findings + [v for v in verdicts if v.cause != "unknown"]
+    everything = findings + [v for v in verdicts if v.cause != "unknown_failure"]
     best = _choose(everything, streams, launcher_first, known_ranks)
     if best is None:
-        last = [v for v in verdicts if v.cause == "unknown"]
+        last = [v for v in verdicts if v.cause == "unknown_failure"]
         if last:
             first = next((v for v in last if v.rank == launcher_first), last[0])
             best = _last_words(first, streams)
         elif failed:
-            best = Finding("unknown", None, ECHO + 1, _last_line(streams))
+            best = Finding("unknown_failure", None, ECHO + 1, _last_line(streams))
         else:
             return Diagnosis("none", None, None, FIXES["none"])
     if best.rank is None and launcher_first is not None:
@@ -611,7 +611,7 @@ def _last_words(verdict: Finding, streams: dict[int | None, _Stream]) -> Finding
     if stream is not None:
         for content, where, order in reversed(stream.lines):
             if content.strip():
-                return Finding("unknown", verdict.rank, verdict.tier, where, None, order)
+                return Finding("unknown_failure", verdict.rank, verdict.tier, where, None, order)
     return verdict
 
 
