@@ -1,0 +1,251 @@
+"""The progress corpus: real log streams with what must be read from each line, split once at
+random into a dev half (read while writing rules) and a test half (only its score is looked at).
+
+    .venv/bin/python tests/logs/data/progress/corpus.py            # scores of both halves
+    .venv/bin/python tests/logs/data/progress/corpus.py --misses   # and the dev half's misses
+
+`streams.txt` states its expectations directly; `lines.txt` (the parser's older table) is read too,
+its expected training loss taken from the metrics it lists (`loss`, else `train_loss`, `lm_loss`,
+`total_loss`), and a `Test set:` summary counted as evaluation. `split.txt` says which half each
+stream is in: a stream (one `## source:` block) is never divided, so a table's header stays with
+its rows. Scores: loss right (over lines with a training loss), step right and epoch right (over
+lines that name one), and how many lines with no training loss gave one.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[3]
+SEED = 20261124
+"""The split's seed: `random.Random(SEED).shuffle` of the stream keys; first half dev."""
+FILES = ("lines.txt", "streams.txt")
+_LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
+
+
+@dataclass
+class Line:
+    text: str
+    loss: float | None = None
+    step: int | None = None
+    epoch: float | None = None
+    val: float | None = None
+
+
+@dataclass
+class Stream:
+    key: str
+    """`file#n`: the n-th `## source:` block of the file (from 1)."""
+    source: str
+    lines: list[Line] = field(default_factory=list)
+
+
+def load() -> list[Stream]:
+    streams: list[Stream] = []
+    for name in FILES:
+        count = 0
+        current: Stream | None = None
+        pending: str | None = None
+        for raw in (HERE / name).read_text(encoding="utf-8").split("\n"):
+            if pending is None:
+                if raw.startswith("## source:"):
+                    count += 1
+                    current = Stream(f"{name}#{count}", raw.removeprefix("## source:").strip())
+                    streams.append(current)
+                elif raw.startswith("#") or not raw.strip():
+                    continue
+                else:
+                    pending = raw
+                continue
+            assert raw.startswith("=> "), f"{name}: no expectation after {pending!r}"
+            assert current is not None
+            expect = raw[3:].strip()
+            line = _from_table(pending, expect) if name == "lines.txt" else _stated(pending, expect)
+            current.lines.append(line)
+            pending = None
+    return streams
+
+
+def _stated(text: str, expect: str) -> Line:
+    line = Line(text)
+    for token in expect.split():
+        if token == "-":
+            continue
+        key, value = token.split("=", 1)
+        if key == "step":
+            line.step = int(value)
+        elif key in ("loss", "epoch", "val"):
+            setattr(line, key, float(value))
+        else:
+            raise ValueError(f"unknown expectation {token!r} for {text!r}")
+    return line
+
+
+def _from_table(text: str, expect: str) -> Line:
+    line = Line(text)
+    if expect == "-":
+        return line
+    wanted = dict(item.split("=", 1) for item in expect.split())
+    if not text.startswith("Test set:"):
+        for key in _LOSS_KEYS:
+            if key in wanted:
+                line.loss = float(wanted[key])
+                break
+    if "step" in wanted:
+        line.step = int(wanted["step"])
+    if "epoch" in wanted:
+        line.epoch = float(wanted["epoch"])
+    return line
+
+
+def split(streams: list[Stream]) -> dict[str, str]:
+    """Stream key → "dev" or "test", as recorded in split.txt (written once, by `--write-split`)."""
+    found: dict[str, str] = {}
+    for raw in (HERE / "split.txt").read_text(encoding="utf-8").splitlines():
+        if raw and not raw.startswith("#"):
+            half, key, _ = raw.split(" ", 2)
+            found[key] = half
+    return found
+
+
+def write_split(streams: list[Stream]) -> None:
+    keys = [s.key for s in streams]
+    random.Random(SEED).shuffle(keys)
+    dev = set(keys[: len(keys) // 2])
+    rows = [f"{'dev' if s.key in dev else 'test'} {s.key} {s.source}" for s in streams]
+    header = (
+        f"# The progress corpus split once at random: random.Random({SEED}).shuffle of the stream\n"
+        "# keys in file order; the first half is dev. Columns: half, stream key, source.\n"
+        "# A stream moved to dev after a rule was written from it is marked `(moved)`.\n"
+    )
+    (HERE / "split.txt").write_text(header + "\n".join(rows) + "\n", encoding="utf-8")
+
+
+@dataclass
+class Score:
+    lines: int = 0
+    losses: int = 0
+    loss_right: int = 0
+    steps: int = 0
+    step_right: int = 0
+    epochs: int = 0
+    epoch_right: int = 0
+    no_loss: int = 0
+    false_loss: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def pct(self, right: int, total: int) -> float:
+        return 100.0 * right / total if total else 100.0
+
+    @property
+    def loss_pct(self) -> float:
+        return self.pct(self.loss_right, self.losses)
+
+    @property
+    def step_pct(self) -> float:
+        return self.pct(self.step_right, self.steps)
+
+    @property
+    def epoch_pct(self) -> float:
+        return self.pct(self.epoch_right, self.epochs)
+
+    def summary(self) -> str:
+        return (
+            f"{self.lines} lines: loss {self.loss_right}/{self.losses} ({self.loss_pct:.1f} %), "
+            f"step {self.step_right}/{self.steps} ({self.step_pct:.1f} %), "
+            f"epoch {self.epoch_right}/{self.epochs} ({self.epoch_pct:.1f} %), "
+            f"no-loss lines read as training loss {self.false_loss}/{self.no_loss}"
+        )
+
+
+def _reader():
+    """What reads a stream's lines: the parser's per-stream reader where it has one."""
+    sys.path.insert(0, str(ROOT))
+    import tui.logs.progress as progress
+
+    if hasattr(progress, "LineReader"):
+        return lambda: progress.LineReader().read
+    return lambda: progress.parse_line
+
+
+def _loss_of(found) -> float | None:
+    if found is None or getattr(found, "kind", "") == "ignored":
+        return None
+    if hasattr(found, "loss"):
+        return found.loss
+    for key in _LOSS_KEYS:  # an older parser: its metrics by name
+        if key in found.values:
+            return found.values[key]
+    return None
+
+
+def _close(a: float | None, b: float | None) -> bool:
+    return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
+
+
+def score(streams: list[Stream], half: str | None = None) -> Score:
+    halves = split(streams)
+    new_reader = _reader()
+    result = Score()
+    for stream in streams:
+        if half is not None and halves[stream.key] != half:
+            continue
+        read = new_reader()
+        for line in stream.lines:
+            found = read(line.text)
+            ignored = found is None or getattr(found, "kind", "") == "ignored"
+            loss = _loss_of(found)
+            step = None if ignored else found.step
+            epoch = None if ignored else found.epoch
+            result.lines += 1
+            wrong = []
+            if line.loss is None:
+                result.no_loss += 1
+                if loss is not None:
+                    result.false_loss += 1
+                    wrong.append(f"loss {loss} (none)")
+            else:
+                result.losses += 1
+                if _close(loss, line.loss):
+                    result.loss_right += 1
+                else:
+                    wrong.append(f"loss {loss} (want {line.loss})")
+            if line.step is not None:
+                result.steps += 1
+                if step == line.step:
+                    result.step_right += 1
+                else:
+                    wrong.append(f"step {step} (want {line.step})")
+            if line.epoch is not None:
+                result.epochs += 1
+                if epoch is not None and math.isclose(epoch, line.epoch):
+                    result.epoch_right += 1
+                else:
+                    wrong.append(f"epoch {epoch} (want {line.epoch})")
+            if wrong:
+                result.misses.append(f"{stream.key} {'; '.join(wrong)}\n    {line.text[:160]!r}")
+    return result
+
+
+def main(argv: list[str]) -> None:
+    streams = load()
+    if "--write-split" in argv:
+        write_split(streams)
+    sources = {s.source.split(" ")[0] for s in streams}
+    lines = sum(len(s.lines) for s in streams)
+    print(f"{lines} lines in {len(streams)} streams from {len(sources)} pages")
+    for half in ("dev", "test"):
+        result = score(streams, half)
+        print(f"{half:>4}: {result.summary()}")
+        if half == "dev" and "--misses" in argv:
+            for miss in result.misses:
+                print("  " + miss)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
