@@ -71,7 +71,8 @@ class Report:
     """One half's score: per label, and the four figures the issue asks for."""
 
     table: dict[str, Score] = field(default_factory=lambda: defaultdict(Score))
-    misses: list[str] = field(default_factory=list)
+    misses: list[str] = field(default_factory=list, repr=False)
+    """Dev only: the test half's misses are never shown (they would steer the rules)."""
     healthy: int = 0
     healthy_right: int = 0
     failed_called_healthy: int = 0

@@ -94,10 +94,16 @@ def test_cli_prints_exactly_the_json_shape_and_exits_1(tmp_path: Path, capsys):
     (folder / "std_log_process_1.txt").write_text("\x1b[31mKilled\x1b[0m\n")
     assert main(["doctor", str(tmp_path / "job"), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
-    assert list(out) == ["cause", "rank", "evidence", "fix", "others"]
-    assert (out["cause"], out["rank"]) == ("host_oom_killed", 1)
-    evidence = {"log": "user_logs/std_log_process_1.txt", "line": 1, "text": "Killed"}
-    assert out["evidence"] == evidence
+    assert list(out) == [
+        "cause", "rank", "culprit", "confidence", "evidence", "lines", "fix", "others"
+    ]  # fmt: skip
+    assert (out["cause"], out["rank"], out["culprit"]) == ("host_oom_killed", 1, "rank 1")
+    assert out["confidence"] == "high"
+    assert out["evidence"] == ["user_logs/std_log_process_1.txt:1"]
+    assert out["lines"] == [
+        {"at": "user_logs/std_log_process_1.txt:1", "log": "user_logs/std_log_process_1.txt",
+         "line": 1, "text": "Killed"}
+    ]  # fmt: skip
     assert "memory" in out["fix"]
 
 

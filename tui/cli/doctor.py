@@ -2,7 +2,9 @@
 
 PATH is a log file or a folder of logs (one downloaded from Azure ML Studio, a terminal's output
 saved to a file); NAME is a job on `--target` (this machine by default). Every log is read
-(`tui.logs.doctor`). Exit 0 when healthy, 1 when a failure was diagnosed, 2 on bad input.
+(`tui.logs.doctor`): its head, its first error and its tail, so a huge log costs no more than a
+small one. Exit 0 when healthy, 1 when a failure was diagnosed, 2 on bad input (one line: a
+missing path, an empty folder, files that are binary or hold no text).
 """
 
 from __future__ import annotations
@@ -41,25 +43,37 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from tui.logs.doctor import diagnose, load_path
 
     path = Path(args.name)
+    local = False
     if path.exists():
         try:
             logs, mtimes = load_path(path)
-        except OSError as err:
-            raise CliError(f"doctor: cannot read {path}: {err.strerror or err}") from None
+        except (OSError, ValueError) as err:
+            reason = getattr(err, "strerror", None) or err
+            raise CliError(f"doctor: cannot read {path}: {reason}") from None
         failed = None
         if not logs:
             raise CliError(f"doctor: {path} holds no log files (.txt or .log)")
+        _check_readable(path, logs)
     else:
         if "/" in args.name or args.name.endswith((".txt", ".log")):
             raise CliError(f"doctor: {args.name}: no such file or folder")
         logs, mtimes, failed = _job_logs(args)
-    diagnosis = diagnose(logs, mtimes, failed=failed)
+        local = args.target == "local"
+    diagnosis = diagnose(logs, mtimes, failed=failed, local=local)
     if args.json:
         json.dump(diagnosis.to_json(), sys.stdout)
         print()
     else:
         _print(diagnosis)
     return 0 if diagnosis.healthy else 1
+
+
+def _check_readable(path: Path, logs) -> None:
+    """One line, exit 2, when no log holds text the doctor can read."""
+    if all(ex.binary for ex in logs.values()):
+        raise CliError(f"doctor: {path} holds no text logs (binary files only)")
+    if not any(text.strip() for ex in logs.values() for _, text in ex.lines):
+        raise CliError(f"doctor: {path} holds no log text (empty once escape codes are removed)")
 
 
 def _job_logs(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, float], bool]:
@@ -122,6 +136,6 @@ def _print(diagnosis) -> None:
         console.print("[green]healthy[/]: no rank's log shows a failure")
         return
     head, *rest = diagnosis.paragraph().split("\n")
-    console.print(f"[bold red]{escape(head)}[/]")
+    console.print(f"[bold red]{escape(head)}[/]", emoji=False)
     for line in rest:
-        console.print(escape(line))
+        console.print(escape(line), emoji=False)

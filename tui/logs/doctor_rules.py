@@ -1,0 +1,327 @@
+"""What one log line says went wrong: the doctor's line rules, the noise it reads past, and the
+shape of a Python exception's last line.
+
+Each rule maps a line (rank prefix removed) to a cause and a tier (`causes`). The rules know the
+operating system, Python, CUDA, NCCL, MPI and the collective library PyTorch-based stacks share;
+what one framework alone prints is data in `signatures`. Warnings, INFO chatter and retry
+notices are noise, never a cause.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tui.logs.causes import ECHO, FAILURE, ROOT, TIMEOUT
+from tui.logs.signatures import SIGNATURES
+
+
+@dataclass(frozen=True)
+class Rule:
+    cause: str
+    tier: int
+    pattern: re.Pattern[str]
+
+
+def _rule(cause: str, tier: int, *patterns: str) -> Rule:
+    return Rule(cause, tier, re.compile("|".join(f"(?:{p})" for p in patterns)))
+
+
+# Order matters: the first rule that matches a line decides (specific before general).
+RULES: tuple[Rule, ...] = (
+    _rule(
+        "cuda_oom",
+        ROOT,
+        r"CUDA out of memory",
+        r"(?:torch\.)?(?:cuda\.)?OutOfMemoryError",
+        r"CUDA error: out of memory",
+        r"CUBLAS_STATUS_ALLOC_FAILED",
+        r"RESOURCE_EXHAUSTED: OOM when allocating",
+        r"ResourceExhaustedError.*OOM",
+        r"HIP out of memory",
+        r"NCCL WARN Cuda failure 'out of memory'",
+        r"CUDA_ERROR_OUT_OF_MEMORY",
+    ),
+    _rule(
+        "host_oom_killed",
+        ROOT,
+        r"DataLoader worker \(pid\(?s?\)? ?[\d, ]*\)? is killed by signal: Killed",
+        r"Out of memory: Kill(?:ed)? process",
+        r"\boom-kill(?:er)?\b",
+        r"\bOOMKilled\b",
+        r"^Killed\s*$",
+        r"\b\d+ Killed\s+\S",  # a shell's `line 1: 1234 Killed  python train.py`
+        r"^Killed: 9\b|\b(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?[Kk]illed\b",
+        r"memory cgroup out of memory",
+    ),
+    _rule(
+        "segfault",
+        ROOT,
+        r"(?i:segmentation fault)",
+        r"Fatal Python error: (?:Segmentation fault|Bus error)",
+        r"(?i:\bbus error\b)(?! encountered)|Unexpected bus error",
+        r"is killed by signal: (?:Segmentation fault|Bus error)",
+        r"\bSIGSEGV\b(?! handler)",
+    ),
+    _rule(
+        "illegal_instruction",
+        ROOT,
+        r"Illegal instruction",
+        r"(?i:\bil+egal instruc|instrucci[oó]n ilegal)",  # a translated message
+        r"illegal hardware instruction",
+        r"\bSIGILL\b",
+        r"invalid opcode",
+    ),
+    _rule(
+        "address_in_use",
+        ROOT,
+        r"[Aa]ddress already in use",
+        r"EADDRINUSE",
+        r"server socket has failed to (?:listen|bind)",
+        r"errno:? 98\b",
+    ),
+    _rule(
+        "script_arguments",
+        ROOT,
+        r"error: unrecognized arguments: .*--local[-_]rank",
+        r"Override '?local[-_]rank'? not found",
+    ),
+    _rule(
+        "user_code_error",
+        ROOT,
+        r"^[\w./-]+\.py: error: ",  # argparse's exit 2: `train.py: error: …`
+    ),
+    _rule(
+        "world_size_mismatch",
+        ROOT,
+        r"Invalid rank -?\d+, rank should be",
+        r"rank should be within the (?:the )?world_size",
+        r"\] rank < size\. -?\d+ vs \d+",  # gloo's check of RANK against WORLD_SIZE
+        r"rank (?:should|must) be (?:in the interval|less than|smaller than)",
+        r"(?i:world[ _]size (?:of .*)?(?:mismatch|does not match|doesn't match|is different))",
+        r"(?i:mismatch(?:ed)? (?:in )?world[ _]size)",
+        r"Duplicate GPU detected",
+        r"(?i:expected world[ _]size)",
+        r"RANK \d+ .* >= WORLD_SIZE",
+        r"(?i:number of (?:processes|gpus|devices) .*(?:does not match|mismatch))",
+        r"AssertionError: \d+ is not divisible by \d+",
+        r"(?i:divisible by (?:the )?(?:world|tensor|pipeline|data)[ _]?(?:parallel )?size)",
+    ),
+    _rule(
+        "import_error",
+        ROOT,
+        r"\bModuleNotFoundError\b",
+        r"^(?:\w+\.)*ImportError\b",
+        r"No module named ",
+        r"cannot import name ",
+        r"undefined symbol: ",
+        r"cannot open shared object file",
+    ),
+    _rule(
+        "nccl_timeout",
+        TIMEOUT,
+        r"Watchdog caught collective operation timeout",
+        r"WorkNCCL\(SeqNum=\d+.*(?:ran for|timed? ?out)",
+        r"Timeout at NCCL work",
+        r"detected by watchdog at work: \d+, last enqueued",
+        r"collective operation timeout",
+        r"Timed out waiting \d+ ?ms for (?:recv|send) operation",
+        r"failed to pass monitoredBarrier",
+        r"received errors while waiting for send/recv from rank",
+        r"Some NCCL operations have failed or timed out",
+        r"NCCL (?:collective |operation )?timed? ?out",
+        r"(?i:heartbeat monitor timed out)",
+        r"Detected mismatch between collectives",
+    ),
+    _rule(
+        "rendezvous_timeout",
+        ECHO,
+        r"RendezvousTimeoutError",
+        r"Timed out initializing process group in store based barrier",
+        r"Timed out after \d+ seconds waiting for clients",
+        r"client socket has timed out after",
+        r"Socket Timeout",
+        r"wait timeout after \d+ ?ms, keys:",
+        r"(?i:rendezvous .*timed? ?out)",
+        r"DistStoreError.*[Tt]imed? ?out",
+        r"RendezvousConnectionError",
+        r"client socket has failed to connect to .* after",
+        r"connect\(\) timed out",
+    ),
+    _rule(
+        "nccl_system_error",
+        ECHO,
+        r"ncclRemoteError",
+        r"remote process exited",
+        r"NCCL communicator was aborted",
+        r"ProcessGroupNCCL.* aborted",
+    ),
+    _rule(
+        "nccl_system_error",
+        ROOT,
+        r"ncclSystemError",
+        r"ncclInternalError",
+        r"ncclUnhandledCudaError",
+        r"ncclInvalidUsage",
+        r"ncclInvalidArgument",
+        r"NCCL error in: .*",
+        r"unhandled (?:system|cuda) error",
+        r"NCCL Error \d",
+        r"Bootstrap : no socket interface found",
+        r"(?:NCCL|ncclCommInitRank) (?:init )?failed",
+        r"NCCL WARN .*(?:Connect to .* failed|Call to (?:write|recv|connect) failed)",
+        r"NCCL WARN NET/\w+ ?: Got completion from peer",
+        r"NCCL WARN .*->\s?[1-9]\b",
+        r"NCCL WARN Cuda failure",
+    ),
+    _rule(
+        "mpi_error",
+        ROOT,
+        r"There are not enough slots available",
+        r"ORTE was unable to reliably start",
+        r"(?:ORTE|PRTE?) (?:has lost communication|was unable)",
+        r"mpirun was unable to (?:launch|find|start)",
+        r"orted: command not found|prted: command not found",
+        r"MPI_ERR_\w+",
+        r"Fatal error in (?:P?MPI_\w+|MPI)",
+        r"MPI_Init(?:_thread)? failed|PMIx? ?\w* (?:error|failed)",
+        r"btl_tcp_endpoint.*(?:connect|failed)",
+        r"\] Read -1, expected \d+, errno = \d+",  # Open MPI's shared-memory copy refused
+    ),
+    _rule(
+        "mpi_error",
+        ECHO,
+        r"MPI_ABORT was invoked on rank",
+        r"(?i:mpi(?:run|exec) noticed that (?:process|job) rank)",
+        r"has exited due to process rank",
+        r"MPI communication peer process has unexpectedly disconnected",
+        r"Primary job\s+terminated normally",
+    ),
+    _rule(
+        "abort",
+        ECHO,
+        r"terminate called after throwing an instance of",
+        r"terminate called without an active exception",
+        r"^Aborted(?: \(core dumped\))?\s*$",
+        r"Fatal Python error: Aborted",
+        r"\bSIGABRT\b",
+        r"Assertion `.*' failed",
+    ),
+    _rule(
+        "unknown_failure",
+        ECHO,
+        r"Connection closed by peer",
+        r"Connection reset by peer",
+        r"Broken pipe",
+        r"SignalException: Process \d+ got signal: 15",
+        r"got signal: 15|closing signal SIGTERM",
+    ),
+    _rule(
+        "unknown_failure",
+        FAILURE,
+        r"\(core dumped\)",
+        r"Fatal Python error: ",
+        r"\(most recent call first\):",  # a fatal signal's stack dump (faulthandler)
+    ),
+)
+
+_NOISE = re.compile(
+    r"NCCL INFO|NCCL WARN|^\[?W(?:\d{4})? |^\[W |Warning:|WARNING|warnings\.warn|\bwarn\(|"
+    r"Failed to initialize NumPy|DeprecationWarning|FutureWarning|UserWarning|"
+    r"OMP_NUM_THREADS|^\s*(?:File \"|frame #|\^)|TORCH_NCCL_|NCCL_ASYNC_ERROR_HANDLING|"
+    r"To enable traceback see|To execute this test|TORCH_DISTRIBUTED_DEBUG|"
+    r"^\s*(?:\d+%\|| *\|)|Exception ignored in|entering retry loop|retrying\b|"
+    r"^\s*(?:#|>>>|\$ )"
+)
+"""Lines that describe, warn or advise, never a failure (checked after the rules' own anchors:
+`NCCL WARN Cuda failure 'out of memory'` is let through below)."""
+_LET_THROUGH = re.compile(
+    r"NCCL WARN (?:Cuda failure|Duplicate GPU|.*(?:Connect to .* failed|"
+    r"Call to (?:write|recv|connect) failed|Got completion from peer|->\s?[1-9]\b))|"
+    r"Bootstrap : no socket interface|Rendezvous\w*Error|closing signal SIGTERM"
+)
+_BENIGN_WARN = re.compile(r"falling back|No device found|libibverbs|ibv_open_device|Unable to open")
+
+EXCEPTION_LINE = re.compile(
+    r"^(?:[A-Za-z_][\w]*\.)*(?P<name>[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure)|"
+    r"AssertionError|KeyboardInterrupt|StopIteration)(?:\((?P<inner>\w+)\))?"
+    r"(?::\s*(?P<message>.*))?$"
+)
+"""The last line of a Python traceback: `ValueError: …`, `torch.OutOfMemoryError: …`,
+`RayTaskError(KeyError): …` (an error raised in a worker, named inside)."""
+
+_NOT_A_CAUSE = re.compile(
+    r"ChildFailedError|SignalException|KeyboardInterrupt|SystemExit|CalledProcessError|"
+    r"ProcessExitedException|ProcessRaisedException|BrokenPipeError|RayActorError|"
+    r"subprocess\.CalledProcessError|returned non-zero exit status|exited with non-zero status|"
+    r"^Exception: *$|terminated with (?:signal|exit code)"
+)
+"""Exceptions that only report another process's failure (a launcher's, a spawner's, a shell's)."""
+
+
+_HINTS = (
+    "rror", "RROR", "xception", "ailure", "Exit", "nterrupt", "StopIteration", "Traceback",
+    "emory", "OOM", "FAIL", "ill", "fault", "SIG", "legal", "opcode", "in use", "EADDRINUSE",
+    "ailed", "rrno", "nrecognized", "ocal", "ank", "RANK", "orld", "Duplicate", "ivisible",
+    "umber of", "odule", "annot", "undefined", "atchdog", "NCCL", "imeout", "imed out",
+    "ime out", "onitoredBarrier", "send/recv", "eartbeat", "ismatch", "ocket", "exited", "slots",
+    "RTE", "PRT", "mpirun", "orted", "MPI", "PMI", "btl_", "Read -1", "noticed", "Primary job",
+    "terminate", "Abort", "Assertion", "onnection", "roken pipe", "ignal", "TF_CONFIG", "luster",
+    "nable to find", "CreateSession", "ollective", "oordination", "shut down", "died", "is dead",
+    "core", "Fatal", "recent call first", ".py: error", "egmentation", "us error",
+)  # fmt: skip
+"""Words at least one rule or a traceback's last line needs: a line with none of them is read
+past without running every rule (most lines of a long log are progress)."""
+
+
+def maybe_error(text: str) -> bool:
+    return any(hint in text for hint in _HINTS)
+
+
+def classify(text: str) -> Rule | None:
+    """The rule a log line matches, or None (a warning, INFO chatter, or nothing wrong)."""
+    stripped = text.strip()
+    if not stripped or not maybe_error(stripped):
+        return None
+    if _NOISE.search(stripped) and not (
+        _LET_THROUGH.search(stripped) and not _BENIGN_WARN.search(stripped)
+    ):
+        return None
+    for rule in RULES:
+        if rule.pattern.search(stripped):
+            return rule
+    for sig in SIGNATURES:
+        if sig.pattern.search(stripped):
+            return Rule(sig.cause, sig.tier, sig.pattern)
+    return None
+
+
+def exception_rule(text: str, strict: bool = False) -> Rule | None:
+    """For a traceback's last line that no rule matches: a user code error, unless it only
+    reports another process's failure. `strict` (no `Traceback` line before it): only a
+    Python error name with a message counts, not `Exception` or `…Failure` words in prose."""
+    m = EXCEPTION_LINE.match(text.strip())
+    if m is None or _NOT_A_CAUSE.search(text):
+        return None
+    if strict and (not m.group("name").endswith("Error") or not m.group("message")):
+        return None
+    return USER_CODE
+
+
+def uncaught(text: str, strict: bool = False) -> bool:
+    """Whether a line is a traceback's last line (any exception, a launcher's included);
+    `strict` (no `Traceback` line before it): an error name with a message."""
+    if not maybe_error(text) or text[:1].isspace():
+        return False
+    m = EXCEPTION_LINE.match(text.strip())
+    if m is None:
+        return False
+    return not strict or (m.group("name").endswith("Error") and bool(m.group("message")))
+
+
+def is_error(text: str) -> bool:
+    """Whether a line is worth reading around: a rule's line or an exception's last line."""
+    return classify(text) is not None or uncaught(text)
+
+
+USER_CODE = Rule("user_code_error", ROOT, re.compile(r"(?!)"))

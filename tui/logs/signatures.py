@@ -1,0 +1,56 @@
+"""Log lines that belong to one framework, as data: which cause each names, how much it weighs.
+
+The doctor's own rules (`doctor_rules`) know Python, the operating system, NCCL, MPI and the
+collective library every PyTorch-based stack shares; what only one framework prints lives here,
+one record per signature, so it can move into that framework's module (`tui/frameworks/`) as
+its `log_signatures` without touching the doctor.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tui.logs.causes import ECHO, FAILURE, ROOT
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A line one framework prints: the cause it names and the tier it weighs (`causes`)."""
+
+    framework: str
+    cause: str
+    tier: int
+    pattern: re.Pattern[str]
+
+
+def _sig(framework: str, cause: str, tier: int, pattern: str) -> Signature:
+    return Signature(framework, cause, tier, re.compile(pattern))
+
+
+SIGNATURES: tuple[Signature, ...] = (
+    # TensorFlow's gRPC cluster: a task that cannot reach, or waits forever for, another task.
+    _sig("tensorflow", "tf_cluster_error", ROOT, r"TF_CONFIG"),
+    _sig(
+        "tensorflow", "tf_cluster_error", ROOT, r"Task .* not found in cluster|not in the cluster"
+    ),
+    _sig(
+        "tensorflow", "tf_cluster_error", ROOT, r"(?i:unable to find (?:the )?(?:task|worker|job))"
+    ),
+    _sig("tensorflow", "tf_cluster_error", ROOT, r"InvalidArgumentError: .*(?:cluster|task)"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"CreateSession still waiting for response"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"Collective ops is aborted by"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"CancelledError: .*[Cc]ollective"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"UnavailableError|DeadlineExceededError"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"failed to connect to all addresses"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"Socket closed|Failed to connect to remote host"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"Connection reset by peer.*grpc|grpc.*reset"),
+    _sig("tensorflow", "tf_cluster_error", ECHO, r"coordination service"),
+    # Horovod over MPI.
+    _sig("horovod", "mpi_error", ROOT, r"horovodrun: error|HorovodInternalError"),
+    _sig("horovod", "mpi_error", ECHO, r"Horovod has been shut down"),
+    # Ray: a worker process died and Ray does not know why.
+    _sig("ray", "unknown_failure", FAILURE, r"A worker died or was killed while executing"),
+    _sig("ray", "unknown_failure", FAILURE, r"The actor (?:is dead|died unexpectedly)"),
+)
+"""Checked after the doctor's own rules, before a traceback's last line is read as user code."""
