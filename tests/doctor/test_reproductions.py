@@ -88,4 +88,5 @@ def test_the_doctor_names_the_rank_and_cause_of_every_real_break(backend: LocalB
     assert main(["doctor", results["raise"][0].name, "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert (out["cause"], out["rank"]) == ("user_code_error", 1)
-    assert out["evidence"]["text"].startswith("ValueError: batch 3 has 3 channels")
+    assert out["lines"][0]["text"].startswith("ValueError: batch 3 has 3 channels")
+    assert out["evidence"][0] == f"{out['lines'][0]['log']}:{out['lines'][0]['line']}"

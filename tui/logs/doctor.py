@@ -31,7 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from tui.logs.causes import FAILURE, ROOT, TIMEOUT, VERDICT, WORDS, fix_for
+from tui.logs.causes import ECHO, FAILURE, ROOT, TIMEOUT, VERDICT, WORDS, fix_for
 from tui.logs.doctor_findings import Finding, line_findings, log_year, verdicts
 from tui.logs.doctor_rules import classify
 from tui.logs.evidence import Evidence, Excerpt, Stream, load_path, streams
@@ -118,6 +118,9 @@ def diagnose(
     year = log_year(by_rank)
     findings = line_findings(by_rank, year)
     told = [v for v in verdicts(by_rank, year) if v.tier <= FAILURE]
+    # A banner read both ways (`mpirun noticed … signal 6`) is the launcher's verdict, not an echo.
+    banners = {v.evidence for v in told}
+    findings = [f for f in findings if f.evidence not in banners or f.tier < ECHO]
     launcher_first = next((v.rank for v in told if v.order == -1), None)
     if launcher_first is None and told:
         launcher_first = min(told, key=lambda v: v.order).rank

@@ -266,12 +266,14 @@ _HINTS = (
     "umber of", "odule", "annot", "undefined", "atchdog", "NCCL", "imeout", "imed out",
     "ime out", "onitoredBarrier", "send/recv", "eartbeat", "ismatch", "ocket", "exited", "slots",
     "RTE", "PRT", "mpirun", "orted", "MPI", "PMI", "btl_", "Read -1", "noticed", "Primary job",
-    "terminate", "Abort", "Assertion", "onnection", "roken pipe", "ignal", "TF_CONFIG", "luster",
-    "nable to find", "CreateSession", "ollective", "oordination", "shut down", "died", "is dead",
+    "terminate", "Abort", "Assertion", "onnection", "roken pipe", "ignal", "ollective",
     "core", "Fatal", "recent call first", ".py: error", "egmentation", "us error",
 )  # fmt: skip
 """Words at least one rule or a traceback's last line needs: a line with none of them is read
 past without running every rule (most lines of a long log are progress)."""
+
+
+_HINTS += tuple(sorted({sig.hint for sig in SIGNATURES}))
 
 
 def maybe_error(text: str) -> bool:
