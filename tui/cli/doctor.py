@@ -76,12 +76,13 @@ def _check_readable(path: Path, logs) -> None:
         raise CliError(f"doctor: {path} holds no log text (empty once escape codes are removed)")
 
 
-def _job_logs(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, float], bool]:
+def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool]:
     """Every log of job NAME (the end of each), their sizes' order, and whether it failed."""
     import asyncio
 
     from tui.backends.base import BackendError, JobState
     from tui.cli.jobs import LOG_BACKENDS
+    from tui.logs.evidence import Excerpt, excerpt, read_excerpt
     from tui.logs.sources import read_tail
 
     backend = LOG_BACKENDS[args.target](args)
@@ -94,10 +95,13 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, float
     if not sources:
         raise CliError(f"doctor: job {job.name} has no logs yet ({status.summary()})")
 
-    async def read_all() -> dict[str, str]:
+    async def read_all() -> dict[str, Excerpt]:
         gate = asyncio.Semaphore(16)
 
-        async def one(name: str, source) -> tuple[str, str]:
+        async def one(name: str, source) -> tuple[str, Excerpt]:
+            path = getattr(source, "path", None)
+            if isinstance(path, Path) and path.is_file():  # a local log: read in place
+                return name, await asyncio.to_thread(read_excerpt, path)
             async with gate:
                 try:
                     _, data = await read_tail(source, TAIL_BYTES)
@@ -105,10 +109,10 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict[str, str], dict[str, float
                     close = getattr(source, "aclose", None)
                     if close is not None:
                         await close()
-            return name, data.decode("utf-8", "replace")
+            return name, excerpt(data)  # keep the excerpt, not the bytes
 
         pairs = await asyncio.gather(*(one(n, s) for n, s in sources.items()))
-        return {name: text for name, text in pairs if text}
+        return {name: ex for name, ex in pairs if ex.lines}
 
     logs = asyncio.run(read_all())
     mtimes = _local_mtimes(sources)
