@@ -1,20 +1,11 @@
 """Training progress read from the log lines people already print: loss, lr, accuracy, step, epoch.
 
-`parse_line(line)` is a pure function: one log line in, a `Progress` (or None) out. It knows the
-shapes frameworks print without being asked to:
-
-- Hugging Face Trainer's dict lines: `{'loss': 0.52, 'learning_rate': 5e-05, 'epoch': 0.3}`;
-- tqdm bars, Lightning's among them: `Epoch 3:  45%|████▌ | 450/1000 [00:30<00:36, 15.0it/s]`;
-- Keras: `Epoch 2/5` then `422/422 ━━━━ 2s 3ms/step - accuracy: 0.93 - loss: 0.25`;
-- plain prints: `key: value`, `key=value`, `key value` (`iter 100: loss 4.23`, `Loss=2.31`,
-  `Epoch [1/10], Step [100/600], Loss: 0.2345`, Megatron's `| lm loss: 2.5E+00 |`).
-
-It is conservative: a number counts only when its key is unambiguous. In free text that means a
-known metric word (`loss`, `acc*`, `lr`/`learning rate`, `grad norm`, `perplexity`, with a
-qualifier such as `train`/`val`); in a structured line (a dict, a Keras or tqdm postfix) any key
-except the ones that are speed or bookkeeping (`*_runtime`, `*_per_second`, `v_num`, …). A line
-with nothing but a learning rate (a config echo, `Namespace(lr=0.1, …)`) is not progress.
-Download, map, validation and evaluation bars are not training progress.
+A line is read by its structure (tui/logs/progress_line.py: counters, key–value pairs, dicts,
+tqdm bars, table rows) and its keys by their words (tui/logs/progress_names.py: which metric,
+evaluation or training, which loss is *the* training loss), not by a pattern per trainer.
+`parse_line(line)` reads one line alone; `LineReader` reads a stream, remembering a table's
+header and an evaluation phase. Evaluation metrics (`val_loss`, …) are series of their own and
+never the training loss.
 
 `ProgressTracker` turns a log's lines into series against step, the current epoch and step, the
 rate (steps/s, from tqdm or from step arrival times) and an ETA when the total is known.
@@ -23,328 +14,39 @@ No Textual, no Azure here.
 
 from __future__ import annotations
 
-import ast
-import math
-import re
 import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field, replace
 
-_NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)\b"
-_VALUE = rf"(?P<value>{_NUM}|\[\s*(?:{_NUM})(?:\s*,\s*(?:{_NUM}))*\s*\])"
-_QUALIFIERS = (
-    "train|training|val|valid|validation|eval|test|avg|average|mean|lm|total|running"
-    "|learning|grad|gradient|top"
-)
-_KEY_VALUE = re.compile(
-    rf"(?<![\w./@-])(?P<key>(?:(?:{_QUALIFIERS}) )?[A-Za-z][\w./@-]{{0,60}})"
-    rf"(?:\s*[:=]\s*|\s+){_VALUE}(?![\w./%-]*/)(?![\w.])",
-    re.IGNORECASE,
-)
-_STEP = re.compile(
-    r"(?<![\w.-])(?P<key>global[_ ]step|step|iter(?:ation)?|it(?=\s*[:=]))(?![\w.-])"
-    r"\s*(?:[:=#]\s*)?\[?\s*(?P<n>\d+)(?:\s*/\s*(?P<total>\d+))?\]?(?![\w.])",
-    re.IGNORECASE,
-)
-_EPOCH = re.compile(
-    r"(?<![\w.-])epoch(?![\w.-])\s*(?:[:=#]\s*)?\[?\s*(?P<n>\d+(?:\.\d+)?)"
-    r"(?:\s*/\s*(?P<total>\d+))?\]?(?![\w.])",
-    re.IGNORECASE,
-)
-_KERAS_EPOCH = re.compile(r"^\s*Epoch (?P<n>\d+)/(?P<total>\d+)\s*$")
-_KERAS_STEP = re.compile(r"^\s*(?P<n>\d+)/(?P<total>\d+) (?:\[[=>.]*\]|━+|\S*\s)")
-_KERAS_PAIR = re.compile(rf"(?:^|\s)- (?P<key>[A-Za-z][\w./@-]*): {_VALUE}(?=\s|$)")
-_TQDM = re.compile(
-    r"^(?P<desc>.*?)(?P<pct>\d{1,3})%\s*(?:\|[^|]*\|)?\s*"
-    r"(?P<n>\d+(?:\.\d+)?)/(?P<total>\d+(?:\.\d+)?)\s*"
-    r"\[(?P<elapsed>[\d:]+)<(?P<left>[\d:]+|\?),\s*(?P<rate>[\d.]+|\?)\s*(?P<unit>[\w/]+)"
-    r"(?:,\s*(?P<postfix>.*?))?\]\s*$"
-)
-_TQDM_OPEN = re.compile(
-    r"^(?P<desc>.*?)(?P<n>\d+)(?P<unit0>it|\w+) \[(?P<elapsed>[\d:]+),\s*"
-    r"(?P<rate>[\d.]+|\?)\s*(?P<unit>[\w/]+)(?:,\s*(?P<postfix>.*?))?\]\s*$"
-)
-_STEP_UNITS = frozenset({"it", "its", "batch", "batches", "step", "steps", "ba", "iter", "iters"})
-_NOT_TRAINING = re.compile(
-    r"download|upload|map\b|filter|tokeniz|generat|loading|fetching|extract|resolv|shuffl"
-    r"|sanity|validat|eval|test|predict|saving|writing|convert|checkpoint|shards|\.\w{2,11}\b",
-    re.IGNORECASE,
-)
-_LIGHTNING_EPOCH = re.compile(r"\bEpoch (?P<n>\d+)(?:/(?P<total>\d+))?\s*:?\s*$", re.IGNORECASE)
-_POSTFIX_PAIR = re.compile(rf"(?P<key>[A-Za-z][\w./@-]*)=\s*{_VALUE}(?=,|$)")
-_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
-_METRIC_WORDS = frozenset({"loss", "acc", "accuracy", "lr", "ppl", "perplexity", "f1", "mae"})
-_RATE_WORDS = frozenset({"lr"})
-_NOT_METRIC_WORDS = frozenset(
-    {
-        "scale", "scaler", "scales", "runtime", "samples", "second", "seconds", "per", "flos",
-        "time", "num", "count", "fn", "function", "type", "py", "idx", "v", "sec", "speed",
-        "steps", "scheduler", "warmup", "decay", "min", "max", "init", "best", "epochs",
-        "memory", "mem", "tokens", "throughput", "tflops", "mfu", "eta",
-    }
-)  # fmt: skip
-_BOOKKEEPING = re.compile(
-    r"(?:^|_)(?:runtime|per_second|flos|v_num|batch_idx|step|global_step|epoch)$", re.IGNORECASE
-)
-_ALIASES = {"learning_rate": "lr", "learning rate": "lr", "learningrate": "lr"}
-_DICT_MAX = 4000
-_HINTS = (
-    "loss", "acc", "lr", "learning", "step", "iter", "epoch", "/s", "s/", "norm", "ppl",
-    "perplex", "f1", "mae", "{", "- ",
-)  # fmt: skip
-"""A line that reports progress holds one of these (lower case): the rest is skipped at once."""
+from tui.logs.progress_line import MAX_LINE, Progress, StreamState, read_line
+from tui.logs.progress_names import metric_name
 
-
-@dataclass(frozen=True)
-class Progress:
-    """What one log line says about training progress (fields it does not say are None)."""
-
-    values: dict[str, float] = field(default_factory=dict)
-    """Metrics by normalised name: `loss`, `lr`, `accuracy`, `val_loss`, `train_loss`, …"""
-    step: int | None = None
-    """The step (or, with `per_epoch`, the step within the epoch)."""
-    total: int | None = None
-    """Steps in all (with `per_epoch`: in this epoch)."""
-    epoch: float | None = None
-    """The epoch as printed (Keras and `k/n` count from 1, Lightning's bar from 0)."""
-    epochs: int | None = None
-    """Epochs in all, when printed (`Epoch 2/5`)."""
-    epoch_index: int | None = None
-    """The 0-based epoch, when the format says which base it uses."""
-    per_epoch: bool = False
-    """`step`/`total` count within the epoch (Lightning and Keras bars)."""
-    rate: float | None = None
-    """Steps per second, from a tqdm bar."""
-    left: float | None = None
-    """Seconds left, as a tqdm bar estimates them (for its own total)."""
-    kind: str = "text"
-    """Which shape the line had: dict, tqdm, keras, text."""
+__all__ = [
+    "MAX_LINE", "LineReader", "Progress", "ProgressTracker", "Series", "Standing",
+    "merge_series", "metric_name", "parse_line", "stragglers",
+]  # fmt: skip
 
 
 def parse_line(line: str) -> Progress | None:
-    """The progress `line` reports, or None when it reports none (most lines)."""
-    if len(line) > 20_000 or not any(c.isdigit() for c in line):
-        return None
-    low = line.lower()
-    if not any(word in low for word in _HINTS):
-        return None  # most lines: one pass over the text per hint word, no regex
-    if "\x1b" in line:
-        line = _ANSI.sub("", line)
-    line = line.strip()
-    if "{" in line and "}" in line and (found := _parse_dict(line)) is not None:
-        return found
-    if "[" in line and ("it" in line or "/s" in line) and (found := _parse_tqdm(line)):
-        return found if found.values or found.step is not None else None
-    if (found := _parse_keras(line)) is not None:
-        return found
-    return _parse_text(line)
+    """The progress `line` reports on its own (no stream memory), or None (most lines)."""
+    return read_line(line)
 
 
-def metric_name(key: str) -> str | None:
-    """`key` normalised (`Train Loss` → `train_loss`, `learning rate` → `lr`), or None when it
-    is not a metric a chart should show (speed, counters, loss *scale*, file names)."""
-    name = key.strip().lower().replace(" ", "_").replace("-", "_")
-    name = _ALIASES.get(name, name)
-    name = re.sub(r"(?:^|_)learning_rate$", lambda m: m.group(0)[:-13] + "lr", name)
-    words = [w for w in re.split(r"[_./@]+", name) if w]
-    if not name.isprintable() or len(name) > 80:
-        return None  # a dict key with control characters never reaches the terminal
-    if not words or any(w in _NOT_METRIC_WORDS for w in words):
-        return None
-    return name
+class LineReader:
+    """Reads one log stream's lines in order, remembering what earlier lines said: a table's
+    header (column names printed once, then rows), an evaluation phase (`Test:` lines
+    and the summary after them), the epoch of an `Epoch N/M` line."""
 
+    def __init__(self) -> None:
+        self.state = StreamState()
 
-def _is_known_metric(name: str) -> bool:
-    words = re.split(r"[_./@]+", name)
-    return any(w in _METRIC_WORDS or re.fullmatch(r"acc\d+|top\d+", w) for w in words) or (
-        name.endswith("grad_norm")
-    )
-
-
-def _number(text: str) -> float | None:
-    if text.startswith("["):
-        first = text.strip("[] ").split(",")[0]
-        text = first.strip()
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    return value if math.isfinite(value) else None
-
-
-def _counts(values: dict[str, float], step: int | None, epoch: float | None) -> bool:
-    """A line is progress with a metric other than the learning rate, or a step or epoch."""
-    return step is not None or epoch is not None or any(k != "lr" for k in values)
-
-
-def _parse_dict(line: str) -> Progress | None:
-    start, end = line.find("{"), line.rfind("}")
-    text = line[start : end + 1]
-    if end < start or len(text) > _DICT_MAX:
-        return None
-    try:
-        data = ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+    def read(self, line: str) -> Progress | None:
+        """The progress `line` reports, or None."""
         try:
-            data = ast.literal_eval(
-                text.replace("true", "True").replace("false", "False").replace("null", "None")
-            )
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return None
-    if not isinstance(data, dict) or not data:
-        return None
-    values: dict[str, float] = {}
-    step = epoch = None
-    known = False
-    for key, raw in data.items():
-        if not isinstance(key, str) or isinstance(raw, bool) or not isinstance(raw, int | float):
-            continue
-        if not math.isfinite(raw):
-            continue
-        low = key.lower()
-        if low == "epoch":
-            epoch = float(raw)
-        elif low in ("step", "global_step"):
-            step = int(raw)
-        elif not _BOOKKEEPING.search(low) and (name := metric_name(key)):
-            values[name] = float(raw)
-            known = known or _is_known_metric(name)
-    if not known and step is None:
-        return None  # a config dict ({'lr': 0.1, 'batch_size': 32}), not a training record
-    if not _counts(values, step, epoch):
-        return None
-    return Progress(values, step=step, epoch=epoch, kind="dict")
-
-
-def _parse_tqdm(line: str) -> Progress | None:
-    m = _TQDM.match(line)
-    closed = m is not None
-    if m is None:
-        m = _TQDM_OPEN.match(line)
-        if m is None or m.group("unit0") not in ("it", "batch", "step", "steps", "ba"):
-            return None
-    unit = m.group("unit")
-    if "/" not in unit:
-        return None
-    left_part, right_part = unit.split("/", 1)
-    if left_part == "s":
-        per = right_part
-    elif right_part == "s":
-        per = left_part
-    else:
-        return None
-    if per.lower() not in _STEP_UNITS:
-        return None  # B/s, MB/s, examples/s, ex/s: a download or a dataset map
-    desc = m.group("desc").strip().rstrip(":").strip()
-    if desc and _NOT_TRAINING.search(desc) and not _LIGHTNING_EPOCH.search(desc + ":"):
-        return Progress(kind="ignored")  # parsed, and not training: callers drop it
-    rate_text = m.group("rate")
-    rate = None
-    if rate_text != "?":
-        value = float(rate_text)
-        rate = (1 / value if value else None) if left_part == "s" else value
-    n = int(float(m.group("n")))
-    total = int(float(m.group("total"))) if closed else None
-    left = _clock(m.group("left")) if closed else None
-    epoch = epoch_index = None
-    per_epoch = False
-    if desc and (e := _LIGHTNING_EPOCH.search(desc)):
-        epoch = float(e.group("n"))
-        epoch_index = int(e.group("n"))
-        per_epoch = True
-    values: dict[str, float] = {}
-    postfix = m.group("postfix") or ""
-    for pair in _POSTFIX_PAIR.finditer(postfix):
-        key = pair.group("key")
-        if _BOOKKEEPING.search(key.lower()):
-            continue
-        value = _number(pair.group("value"))
-        name = metric_name(key)
-        if value is not None and name:
-            values[name] = value
-    return Progress(
-        values,
-        step=n,
-        total=total,
-        epoch=epoch,
-        epoch_index=epoch_index,
-        per_epoch=per_epoch,
-        rate=rate,
-        left=left,
-        kind="tqdm",
-    )
-
-
-def _parse_keras(line: str) -> Progress | None:
-    if m := _KERAS_EPOCH.match(line):
-        n = int(m.group("n"))
-        return Progress(
-            epoch=float(n), epochs=int(m.group("total")), epoch_index=n - 1, kind="keras"
-        )
-    m = _KERAS_STEP.match(line)
-    if m is None or " - " not in line:
-        return None
-    values: dict[str, float] = {}
-    for pair in _KERAS_PAIR.finditer(line):
-        key = pair.group("key")
-        if key == "ETA" or _BOOKKEEPING.search(key.lower()):
-            continue
-        value = _number(pair.group("value"))
-        name = metric_name(key)
-        if value is not None and name:
-            values[name] = value
-    if not values:
-        return None  # `68608000/68606236 [=====] - 1s 0us/step`: a download, not an epoch
-    n, total = int(m.group("n")), int(m.group("total"))
-    return Progress(values, step=n, total=total, per_epoch=True, kind="keras")
-
-
-def _parse_text(line: str) -> Progress | None:
-    values: dict[str, float] = {}
-    for m in _KEY_VALUE.finditer(line):
-        name = metric_name(m.group("key"))
-        if name is None or not _is_known_metric(name):
-            continue
-        value = _number(m.group("value"))
-        if value is not None and m.group("value").lstrip("[").strip():
-            values.setdefault(name, value)
-    step = total = None
-    if m := _STEP.search(line):
-        step = int(m.group("n"))
-        total = int(m.group("total")) if m.group("total") else None
-    epoch = epochs = epoch_index = None
-    if m := _EPOCH.search(line):
-        epoch = float(m.group("n"))
-        if m.group("total"):
-            epochs = int(m.group("total"))
-            epoch_index = int(epoch) - 1  # `Epoch [1/10]` counts from 1
-    if not values and step is None and epoch is None:
-        return None
-    if not _counts(values, step, epoch):
-        return None
-    return Progress(
-        values,
-        step=step,
-        total=total,
-        epoch=epoch,
-        epochs=epochs,
-        epoch_index=epoch_index,
-        per_epoch=step is not None and epochs is not None and total is not None,
-        kind="text",
-    )
-
-
-def _clock(text: str) -> float | None:
-    """Seconds from tqdm's `[H:]MM:SS` (None for `?`)."""
-    if not text or text == "?":
-        return None
-    seconds = 0.0
-    for part in text.split(":"):
-        if not part.isdigit():
-            return None
-        seconds = seconds * 60 + int(part)
-    return seconds
+            return read_line(line, self.state)
+        except (ValueError, OverflowError, RecursionError, MemoryError):
+            return None  # junk that looked like a number or a dict: not progress
 
 
 # ---- a log's series and where training stands ------------------------------------------------
@@ -416,12 +118,15 @@ class ProgressTracker:
         self._bar_total = 0  # the main bar: the one with the largest total (not eval bars)
         self._arrivals: deque[tuple[float, int]] = deque()
         self._count = 0
+        self._reader = LineReader()
+        self._timed: list[tuple[float, int]] = []  # the first and the last timed step
 
     def feed(self, lines: list[str] | tuple[str, ...], now: float | None = None) -> int:
         """Take complete lines; how many reported progress."""
         found = 0
+        read = self._reader.read
         for line in lines:
-            progress = parse_line(line)
+            progress = read(line)
             if progress is None or progress.kind == "ignored":
                 continue
             found += 1

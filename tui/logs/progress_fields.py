@@ -1,0 +1,213 @@
+"""The fields of a progress line: counters, key–value pairs, a dict, a table row.
+
+What `progress_line` reads a line with; no judgment of what the fields mean beyond which key is a
+counter (tui/logs/progress_names.py says which metric, evaluation or training).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from dataclasses import dataclass, field
+
+from tui.logs import progress_names as names
+
+NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
+_PAIR = re.compile(
+    r"(?<![\w.@/\\-])(?P<key>[A-Za-z][\w.@/-]*(?: [A-Za-z][\w.@/-]*){0,3})"
+    r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
+    rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+))?"
+    r"(?!\.\d|[a-z0-9_]|:\d|/)",
+    re.IGNORECASE,
+)
+_DOUBLE = re.compile(
+    r"\[\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+)\s*)?\](?:\s*,?\s*)\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]"
+)
+_LABEL = re.compile(
+    r"\b(?:train(?:ing)?|epoch)\s*:?\s*(?P<e>\d+)(?:\s*/\s*(?P<es>\d+))?\s*(?:\(\s*\d+%\))?\s*"
+    r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)",
+    re.IGNORECASE,
+)
+_EPOCH_TAIL = re.compile(
+    r"\bepoch\s*[:#]?\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+))?\s*[:,]?\s+(?P<i>\d+)\s*/\s*(?P<n>\d+)\b",
+    re.IGNORECASE,
+)
+_NEPOCH = re.compile(r"(?<![\w.])(?:(?P<e>\d+)epoch|epoch(?P<e2>\d+))\b", re.IGNORECASE)
+BAR = re.compile(
+    r"(?P<pct>\d{1,3})%\s*(?:\\?\|[^|]*\\?\|)?\s*(?P<n>\d+(?:\.\d+)?)/(?P<total>\d+(?:\.\d+)?)\s*"
+    r"(?:\[(?P<elapsed>[\d:]+)<(?P<left>[\d:]+|\?),\s*(?P<rate>[\d.]+|\?)\s*(?P<unit>[\w/]+)"
+    r"(?:,\s*(?P<postfix>.*?))?\]|(?P<clock>[\d:]+))\s*$"
+)
+WORD = re.compile(r"[A-Za-z]+")
+_IDENT = re.compile(r"^[A-Za-z][\w()./-]*$")
+_DICT_MAX = 8_000
+
+
+@dataclass
+class Found:
+    pairs: list[tuple[str, float, str]] = field(default_factory=list)  # key, value, note
+    epoch: float | None = None
+    epochs: int | None = None
+    step: int | None = None
+    step_rank: int = 99
+    total: int | None = None
+    position: bool = False  # step/total count within the epoch
+    structured: bool = False  # any key is a metric (dict, postfix, table)
+    evaluating: bool = False
+
+    def count(self, rank: int, step: int, total: int | None, position: bool = False) -> None:
+        if rank < self.step_rank:
+            self.step, self.step_rank, self.total, self.position = step, rank, total, position
+
+
+def text_fields(text: str, found: Found) -> None:
+    """Counters and pairs of free text (or of a bar's description and postfix)."""
+    if (m := _DOUBLE.search(text)) or (m := _LABEL.search(text)) or (m := _EPOCH_TAIL.search(text)):
+        found.epoch = float(m["e"])
+        found.epochs = int(m["es"]) if m["es"] else found.epochs
+        found.count(6, int(m["i"]), int(m["n"]), position=True)
+    elif m := _NEPOCH.search(text):
+        found.epoch = float(m["e"] or m["e2"])
+    for m in _PAIR.finditer(text):
+        key, value, total = m["key"], m["value"], m["total"]
+        words = names.words_of(key)
+        note = (m["note"] or "").lower()
+        if counter(words, key, value, total, found, note):
+            continue
+        if total is not None:
+            continue  # `acc: 51089/65281`: a count, not a metric
+        value_n = number(value)
+        found.pairs.append((key, value_n if value_n is not None else math.nan, note))
+
+
+def counter(words: list[str], key: str, value: str, total: str | None, found: Found,
+             note: str) -> bool:  # fmt: skip
+    """Take `key value` as the epoch or a step counter, if it is one."""
+    if "epoch" in words or words == ["ep"]:
+        if words[-1] != "epoch" and any(
+            w not in ("epoch", "ep", "train", "training", "cur", "current") for w in words
+        ):
+            return False  # epoch_time, start_epoch
+        if any(w in names.BOOKKEEPING for w in words):
+            return False  # steps per epoch, max_steps_per_epoch
+        if words[-1] == "epoch" and len(words) > 1 and found.epoch is not None:
+            return True
+        if found.epoch is None and (value_n := number(value)) is not None:
+            found.epoch = value_n
+            found.epochs = int(total) if total else found.epochs
+        if any(w in names.EVAL_WORDS for w in WORD.findall(note)):
+            found.evaluating = True  # Epoch(val) [5][1550/5000]
+        return True
+    rank = None
+    extra = ("global", "acc", "total", "train", "training", "num", "optimizer", "opt")
+    for word in words:
+        if word in names.STEP_KEYS and not rank:
+            rank = names.STEP_KEYS[word]
+        elif word in ("cur", "current"):
+            rank = 4 if rank is not None and rank <= 2 else rank
+        elif word not in extra:
+            return False
+    if rank is None:
+        return False
+    if "cur" in words or "current" in words:
+        rank = 4
+    count = number(value)
+    if count is None or count < 0 or not float(count).is_integer():
+        return True
+    found.count(rank, int(count), int(total) if total else None)
+    return True
+
+
+def number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except (ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def dict_fields(line: str) -> Found | None:
+    start, end = line.find("{"), line.rfind("}")
+    text = line[start : end + 1]
+    if end < start or len(text) > _DICT_MAX:
+        return None
+    data = None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        try:
+            data = ast.literal_eval(text)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+    if not isinstance(data, dict) or not data:
+        return None
+    found = Found(structured=True)
+    for key, raw in data.items():
+        if not isinstance(key, str):
+            continue
+        if isinstance(raw, str):
+            if key.lower() in ("mode", "phase", "split", "name", "stage") and (
+                raw.lower() in names.EVAL_WORDS or raw.lower().startswith("val")
+            ):
+                found.evaluating = True
+            raw = number(raw) if re.fullmatch(NUM, raw.strip()) else None
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
+            continue
+        words = names.words_of(key)
+        if counter(words, key, repr(raw), None, found, ""):
+            continue
+        found.pairs.append((key, float(raw), ""))
+    if not found.pairs and found.step is None:
+        return None
+    return found
+
+
+def is_header(line: str) -> bool:
+    """Column names with no number: `Epoch GPU_mem box_loss cls_loss … Instances Size`."""
+    tokens = line.split()
+    if not 3 <= len(tokens) <= 20 or not all(_IDENT.match(t) for t in tokens):
+        return False
+    low = [t.lower() for t in tokens]
+    return "epoch" in low and any("loss" in t or t in ("total", "box", "obj", "cls") for t in low)
+
+
+def table_row(line: str, header: list[str]) -> Found | None:
+    tokens = line.split()
+    if len(tokens) < len(header):
+        return None
+    found = Found(structured=True)
+    numbers = 0
+    for name, token in zip(header, tokens, strict=False):
+        token = token.rstrip(":")
+        low = name.lower()
+        if low == "epoch":
+            e, _, es = token.partition("/")
+            if not e.isdigit():
+                return None
+            found.epoch = float(e)
+            found.epochs = int(es) if es.isdigit() else None
+            continue
+        if (value := number(token)) is None:
+            continue
+        numbers += 1
+        found.pairs.append((name, value, ""))
+    if numbers < 2 or found.epoch is None:
+        return None
+    rest = line.split(maxsplit=len(header))[-1] if len(tokens) > len(header) else ""
+    if (m := BAR.search(rest)) is not None:
+        found.count(7, int(float(m["n"])), int(float(m["total"])), position=True)
+    return found
+
+
+def clock(text: str | None) -> float | None:
+    """Seconds from tqdm's `[H:]MM:SS` (None for `?`)."""
+    if not text or text == "?":
+        return None
+    seconds = 0.0
+    for part in text.split(":"):
+        if not part.isdigit():
+            return None
+        seconds = seconds * 60 + int(part)
+    return seconds

@@ -1,0 +1,276 @@
+"""The structure of a progress line: counters, key–value pairs, a dict, a tqdm bar, a table row.
+
+Trainers print the same few structures in their own spellings, so a line is read by its
+structure, never by a pattern per trainer:
+
+- counters: `[e][i/n]` and `[e/E][i/n]`, `i/n [====]` at the start of a bar, `epoch N`,
+  `Epoch N/M`, `Nepoch`, `step N`, `iter: i/n`, `num_updates=N`, `Up. N`, a `label: N [i/n]`;
+- key–value pairs: `k=v`, `k: v`, `k v` between `|`, `,`, `;`, tabs or ` - `, multi-word keys
+  (`lm loss`, `Tot Loss`), a running average after the value (`loss: 0.0276 (0.0302)`);
+- a dict or JSON object (numbers may be strings: `"loss": "3.097"`);
+- a tqdm bar: its description (`Epoch 3`, `Validation DataLoader 0`), `n/total`, rate, postfix;
+- a table row under a header line the stream printed earlier (`Epoch GPU_mem box_loss …`).
+
+Evaluation is kept apart: a key qualified by val/valid/eval/test/dev, or a line whose lead (the
+text before its first metric) names an evaluation phase (`Test:`, `Validation`, `[valid]`,
+`Epoch(val)`) reports evaluation; so does a line without counters that follows one in the same
+stream. Such metrics are named `val_…` and never give the training loss.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+
+from tui.logs import progress_names as names
+from tui.logs.progress_fields import (
+    BAR,
+    WORD,
+    Found,
+    clock,
+    dict_fields,
+    is_header,
+    table_row,
+    text_fields,
+)
+
+_LEAD_COUNT = re.compile(r"^\s*(?P<i>\d+)/(?P<n>\d+)\s+(?:\[|━|-\s)")
+_OPEN_BAR = re.compile(
+    r"(?P<n>\d+)(?P<unit0>it|batch|step|steps|ba) \[(?P<elapsed>[\d:]+),\s*"
+    r"(?P<rate>[\d.]+|\?)\s*(?P<unit>[\w/]+)(?:,\s*(?P<postfix>.*?))?\]\s*$"
+)
+_STEP_UNITS = frozenset({"it", "its", "batch", "batches", "step", "steps", "ba", "iter", "iters"})
+_NOT_TRAINING = re.compile(
+    r"download|upload|map\b|filter|tokeniz|generat|loading|fetching|extract|resolv|shuffl"
+    r"|sanity|validat|eval|test|predict|saving|writing|convert|checkpoint|shards|\.\w{2,11}\b",
+    re.IGNORECASE,
+)
+_BAR_EPOCH = re.compile(r"\bEpoch (?P<n>\d+)(?:/(?P<total>\d+))?\s*:?\s*$", re.IGNORECASE)
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+MAX_LINE = 20_000
+"""Longer lines are not progress (a dump, a binary blob): skipped without a look."""
+_HINTS = ("loss", "epoch", "step", "iter", "it/s", "s/it", "/s", "acc", "lr", "cost", "xent",
+          "ep.", "up.", "{", " - ", "%|")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What one log line says about training progress (fields it does not say are None)."""
+
+    values: dict[str, float] = field(default_factory=dict)
+    """Metrics by normalised name; the training loss is `loss`, the evaluation loss `val_loss`,
+    other evaluation metrics `val_…` or as qualified (`eval_f1`)."""
+    step: int | None = None
+    """The step (with `per_epoch`: the step within the epoch)."""
+    total: int | None = None
+    """Steps in all (with `per_epoch`: in this epoch)."""
+    epoch: float | None = None
+    """The epoch as printed (or as the stream's last `Epoch N/M` line said)."""
+    epochs: int | None = None
+    """Epochs in all, when printed (`Epoch 2/5`)."""
+    epoch_index: int | None = None
+    """The 0-based epoch, when the format says which base it uses."""
+    per_epoch: bool = False
+    """`step`/`total` count within the epoch (an epoch's bar, `[e][i/n]`)."""
+    rate: float | None = None
+    """Steps per second, from a tqdm bar."""
+    left: float | None = None
+    """Seconds left, as a tqdm bar estimates them (for its own total)."""
+    kind: str = "text"
+    """Which shape the line had: dict, tqdm, bar (`i/n [===] - loss: …`), epoch (`Epoch 2/5`),
+    table, text; or ignored (an evaluation or download bar: parsed, and not training)."""
+
+    @property
+    def loss(self) -> float | None:
+        """The training loss the line reports."""
+        return self.values.get("loss")
+
+    @property
+    def val_loss(self) -> float | None:
+        """The evaluation loss the line reports."""
+        return self.values.get("val_loss")
+
+
+class StreamState:
+    """What a log stream said before this line: a table header, an evaluation phase, the epoch."""
+
+    __slots__ = ("epoch", "evaluating", "header")
+
+    def __init__(self) -> None:
+        self.header: list[str] | None = None
+        self.evaluating = False
+        self.epoch: float | None = None
+
+
+def read_line(line: str, state: StreamState | None = None) -> Progress | None:
+    """The progress `line` reports (None: none); `state` is its stream's memory, if kept."""
+    if len(line) > MAX_LINE:
+        return None
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    line = line.strip()
+    if state is not None and state.header is not None and line[:1].isdigit():
+        row = table_row(line, state.header)
+        if row is not None:
+            return _finish(row, line, state, kind="table")
+    if not any(c.isdigit() for c in line):
+        if state is not None and is_header(line):
+            state.header = line.split()
+        return None
+    low = line.lower()
+    if not any(hint in low for hint in _HINTS):
+        return None
+    if "{" in line and "}" in line and (found := dict_fields(line)) is not None:
+        return _finish(found, line, state, kind="dict")
+    if "[" in line and ("it" in line or "/s" in line) and (bar := _bar(line, state)) is not None:
+        return bar
+    found = Found()
+    text_fields(line, found)
+    if (m := _LEAD_COUNT.match(line)) is not None and " - " in line:
+        found.count(50, int(m["i"]), int(m["n"]), position=True)
+        found.structured = True
+        progress = _finish(found, line, state, kind="bar")
+        if progress is None or not progress.values:
+            return None  # `68608000/68606236 [=====] - 1s 0us/step`: a download
+        return progress
+    return _finish(found, line, state, kind="text")
+
+
+def _bar(line: str, state: StreamState | None) -> Progress | None:
+    m = BAR.search(line)
+    closed = m is not None
+    if m is None and (m := _OPEN_BAR.search(line)) is None:
+        return None
+    if m.groupdict().get("clock") is not None:  # `| 1849/1849 13:15`: a bar without its bracket
+        unit, rate, left = "it/s", None, None
+    else:
+        unit = m["unit"]
+        if "/" not in unit:
+            return None
+        per, _, right = unit.partition("/")
+        if (per if right == "s" else right if per == "s" else "").lower() not in _STEP_UNITS:
+            return None  # B/s, MB/s, examples/s: a download or a dataset map
+        rate = None
+        if m["rate"] != "?":
+            value = float(m["rate"])
+            rate = (1 / value if value else None) if per == "s" else value
+        left = clock(m["left"]) if closed else None
+    desc = line[: m.start()].strip()
+    if desc and _NOT_TRAINING.search(desc) and not _BAR_EPOCH.search(desc.rstrip(":") + ":"):
+        if state is not None:
+            state.evaluating = True
+        return Progress(kind="ignored")  # parsed, and not training: callers drop it
+    found = Found(structured=True)
+    if postfix := (m["postfix"] or ""):
+        text_fields(postfix.replace(",", " , "), found)
+    found.pairs = [(k, v, n) for k, v, n in found.pairs if not k.lower().endswith("v_num")]
+    epoch_index = None
+    if desc and (e := _BAR_EPOCH.search(desc.rstrip(": "))):
+        found.epoch = float(e["n"])
+        epoch_index = int(e["n"])
+    elif desc:
+        text_fields(desc, _desc := Found())
+        found.epoch = _desc.epoch
+    n = int(float(m["n"]))
+    if found.step is None:
+        total = int(float(m["total"])) if closed else None
+        found.count(7, n, total, position=epoch_index is not None)
+    progress = _finish(found, line, state, kind="tqdm")
+    if progress is None:
+        return None
+    return replace(progress, epoch_index=epoch_index, rate=rate, left=left,
+                   per_epoch=epoch_index is not None)  # fmt: skip
+
+
+def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Progress | None:
+    evaluating = found.evaluating or _eval_lead(line, found)
+    has_counter = found.step is not None or found.epoch is not None
+    if state is not None:
+        if evaluating and kind != "dict":
+            state.evaluating = True
+        elif has_counter or _train_lead(line):
+            state.evaluating = False
+        elif state.evaluating and kind != "dict":
+            evaluating = True
+    values: dict[str, float] = {}
+    seen_loss = False
+    previous = ""
+    for key, value, note in found.pairs:
+        name = names.metric_name(key)
+        if name is None:
+            continue
+        if name in names.EVAL_WORDS and previous:
+            name = f"{name}_{previous}"  # `loss train: 2.8, val: 2.9`: val of the same measure
+        if not (found.structured or kind == "table" or names.is_known(name)):
+            continue
+        previous = "_".join(w for w in names.words_of(name) if w not in names.TRAIN_WORDS
+                            and w not in names.EVAL_WORDS)  # fmt: skip
+        if note and any(w in names.EVAL_WORDS for w in WORD.findall(note)):
+            name = f"val_{name}"
+        if evaluating and not names.is_eval(name):
+            name = f"val_{name}"
+        seen_loss = seen_loss or names.is_loss(name)
+        if math.isfinite(value) and name not in values:
+            values[name] = value
+    if found.step_rank == 5 and not seen_loss:
+        found.step = found.total = None  # `Total optimization steps = 564`: a setting
+    loss_name = names.pick_loss(values)
+    if loss_name is None and kind == "table":
+        total = next((v for n, v in values.items() if n.lower() == "total"), None)
+        values.pop("total", None) if total is not None else None
+        total = total if total is not None else names.parts_total(values)
+        if total is not None:
+            values["loss"] = total
+    elif loss_name is not None and loss_name != "loss":
+        values["loss"] = values.pop(loss_name)
+    if (val_name := names.pick_val_loss(values)) is not None and val_name != "val_loss":
+        values["val_loss"] = values.pop(val_name)
+    epoch = found.epoch
+    if state is not None:
+        if epoch is not None:
+            state.epoch = epoch
+        elif values.get("loss") is not None:
+            epoch = state.epoch
+    if not values and found.step is None and found.epoch is None:
+        return None
+    if set(values) <= {"lr", "base_lr"} and found.step is None and found.epoch is None:
+        return None
+    bar_epoch = _bar_epoch(line)
+    return Progress(
+        values,
+        step=found.step,
+        total=found.total,
+        epoch=epoch,
+        epochs=found.epochs,
+        epoch_index=(int(found.epoch) - 1) if bar_epoch else _index(found),
+        per_epoch=found.position and found.total is not None,
+        kind="epoch" if bar_epoch else kind,
+    )
+
+
+def _index(found: Found) -> int | None:
+    if found.epoch is not None and found.epochs is not None and found.epoch.is_integer():
+        return int(found.epoch) - 1  # `Epoch [1/10]` counts from 1
+    return None
+
+
+def _bar_epoch(line: str) -> bool:
+    return bool(re.fullmatch(r"Epoch \d+/\d+", line))
+
+
+def _eval_lead(line: str, found: Found) -> bool:
+    """The line's lead (before its first metric) names an evaluation phase."""
+    cut = len(line)
+    for key, _, _ in found.pairs:
+        if names.is_known(key.lower()):
+            at = line.find(key)
+            cut = at if at >= 0 else cut
+            break
+    lead = line[:cut]
+    return any(w.lower() in names.EVAL_WORDS for w in WORD.findall(lead))
+
+
+def _train_lead(line: str) -> bool:
+    head = line[:80]
+    return any(w.lower() in names.TRAIN_WORDS for w in WORD.findall(head))

@@ -1,0 +1,136 @@
+"""What a key in a log line means: a metric's normalised name, whether it is evaluation, a
+counter, bookkeeping, and which of a line's losses is *the* training loss.
+
+Keys arrive in every spelling trainers print (`Train Loss`, `train/loss_step`, `lm loss`,
+`s0.loss_cls`, `valid_loss`, `loss train`, `Tot Loss`); they are split into words and judged by
+their words, never by a list of whole keys per trainer.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+EVAL_WORDS = frozenset(
+    {"val", "valid", "validation", "validate", "validating", "eval", "evaluation", "evaluate",
+     "evaluating", "test", "testing", "dev", "heldout"}
+)  # fmt: skip
+"""A key or a line's lead with one of these words reports evaluation, not training."""
+TRAIN_WORDS = frozenset({"train", "training", "trn"})
+_TOTAL_WORDS = frozenset(
+    {"train", "training", "trn", "reduced", "total", "tot", "overall", "avg", "average", "mean",
+     "running", "batch", "step", "curr", "current", "lm", "global", "sum", "all", "full",
+     "smoothed", "objective", "final", "epoch"}
+)  # fmt: skip
+"""Qualifiers that leave a loss whole: `train_loss`, `total_loss`, `lm loss`, `loss_step`."""
+_LOSS_WORDS = frozenset({"loss", "cost", "xent"})
+"""`cost` and `xent` (cross-entropy) stand for the loss itself."""
+BOOKKEEPING = frozenset(
+    {"scale", "scaler", "scales", "runtime", "samples", "sample", "second", "seconds", "per",
+     "flos", "time", "num", "number", "count", "fn", "function", "type", "py", "idx", "v", "sec",
+     "speed", "steps", "scheduler", "warmup", "decay", "min", "max", "init", "best", "epochs",
+     "memory", "mem", "tokens", "throughput", "tflops", "mfu", "eta", "data", "size", "wps",
+     "ups", "wpb", "bsz", "wall", "oom", "clip", "sen", "instances", "labels", "img", "consumed",
+     "elapsed", "ips", "cost_s", "reader", "from", "to", "improved", "reached", "decreased",
+     "skipped", "nan", "gpu", "ms", "iters", "iterations", "patience", "seed", "workers",
+     "interval", "start", "save", "ckpt", "dataset", "length", "cumulative", "chars", "words",
+     "remaining", "left", "rank", "world", "local", "dim", "param", "params", "parameters",
+     "n", "bs", "shape", "version", "pid", "port", "threads", "s"}
+)  # fmt: skip
+"""A key with one of these words is speed, size or bookkeeping, not a metric to chart."""
+_KNOWN = frozenset(
+    {"loss", "cost", "xent", "acc", "accuracy", "accu", "lr", "ppl", "perplexity", "f1", "mae",
+     "mse", "rmse", "wer", "cer", "bleu", "auc", "precision", "recall", "map", "dice", "iou",
+     "nll", "kl", "psnr", "ssim", "top1", "top5"}
+)  # fmt: skip
+"""In free text a key counts only with one of these words (in a dict, a postfix or a table,
+any key that is not bookkeeping)."""
+EPOCH_KEYS = frozenset({"epoch", "ep", "epoch_idx", "cur_epoch", "current_epoch"})
+STEP_KEYS = {
+    "step": 0, "global_step": 0, "globalstep": 0, "train_step": 0, "optimizer_step": 0,
+    "num_updates": 1, "updates": 1, "update": 1, "up": 1,
+    "acc_iter": 2, "iter": 2, "iteration": 2, "it": 2, "total_iter": 2, "global_iter": 2,
+    "iterations": 3, "cur_iter": 4, "batch_idx": 9, "steps": 5,
+}  # fmt: skip
+"""Counter keys by rank: a named global step wins over an iteration, which wins over a
+within-epoch position (`cur_iter`); `steps`/`iterations` (plural) only on a line with a loss."""
+_ALIASES = {"learning_rate": "lr", "learningrate": "lr", "lr_0": "lr", "base_lr": "base_lr"}
+_SPLIT = re.compile(r"[_./@\s-]+")
+_CLEAN = re.compile(r"[\s/\-.]+")
+
+
+def words_of(name: str) -> list[str]:
+    return [w for w in _SPLIT.split(name.lower()) if w]
+
+
+def metric_name(key: str) -> str | None:
+    """`key` normalised (`Train Loss` → `train_loss`, `learning rate` → `lr`), or None when it is
+    not a metric a chart should show (speed, counters, a loss *scale*, file names)."""
+    name = _CLEAN.sub("_", key.strip().lower()).strip("_")
+    if not name or len(name) > 80 or not name.isprintable():
+        return None  # a dict key with control characters never reaches the terminal
+    name = _ALIASES.get(name, name)
+    if name.endswith("learning_rate"):
+        name = name[:-13] + "lr"
+    words = words_of(name)
+    if not words or any(w in BOOKKEEPING for w in words):
+        return None
+    if name in EPOCH_KEYS or name in STEP_KEYS:
+        return None
+    return name
+
+
+def is_known(name: str) -> bool:
+    """A metric word people print (`loss`, `acc`, `lr`, `ppl`, …) is in the name."""
+    return any(w in _KNOWN or w.startswith(("acc", "loss")) for w in words_of(name)) or (
+        name.endswith("grad_norm") or name.endswith("gnorm")
+    )
+
+
+def is_eval(name: str) -> bool:
+    return any(w in EVAL_WORDS for w in words_of(name))
+
+
+def is_loss(name: str) -> bool:
+    words = words_of(name)
+    return any(w in _LOSS_WORDS or (w.endswith("loss") and w != "logloss") for w in words) and (
+        not any(w in ("ppl", "perplexity", "acc", "accuracy") for w in words)
+    )
+
+
+def is_whole_loss(name: str) -> bool:
+    """A loss with only qualifiers around it (`loss`, `train_loss`, `total_loss`, `Tot Loss`,
+    `lm loss`, `train/loss_step`): the total, not one of its parts."""
+    words = [w for w in words_of(name) if w not in _TOTAL_WORDS and w not in EVAL_WORDS]
+    return len(words) == 1 and words[0] in _LOSS_WORDS
+
+
+def pick_loss(values: dict[str, float], parts_sum: bool = False) -> str | None:
+    """The name of the training loss among a line's (non-evaluation) metrics: the whole loss
+    with the fewest words, else the only loss; `parts_sum`: several parts stand for their sum."""
+    whole = [n for n in values if not is_eval(n) and is_whole_loss(n)]
+    if whole:
+        return min(whole, key=lambda n: (len(words_of(n)), "train" in n))
+    parts = [n for n in values if not is_eval(n) and is_loss(n)]
+    if len(parts) == 1:
+        return parts[0]
+    return None
+
+
+def pick_val_loss(values: dict[str, float]) -> str | None:
+    """The evaluation loss among a line's metrics: the whole one with the fewest words."""
+    found = [n for n in values if is_eval(n) and is_whole_loss(n)]
+    if found:
+        return min(found, key=lambda n: len(words_of(n)))
+    parts = [n for n in values if is_eval(n) and is_loss(n)]
+    return parts[0] if len(parts) == 1 else None
+
+
+def parts_total(values: dict[str, float]) -> float | None:
+    """The sum of a table row's loss columns (what a trainer that prints only parts minimises)."""
+    parts = [v for n, v in values.items() if not is_eval(n) and is_loss(n)]
+    return math.fsum(parts) if len(parts) >= 2 else None
+
+
+def finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
