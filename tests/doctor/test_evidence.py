@@ -37,6 +37,17 @@ def test_an_nccl_line_names_its_rank_and_a_warn_chain_is_an_nccl_failure():
     assert (got.cause, got.rank) == ("nccl_system_error", 3)
 
 
+def test_nccl_s_own_rank_line_maps_a_gpu_index_to_the_global_rank():
+    log = (
+        "node2:924:924 [5] NCCL INFO comm 0x5555d810f00 rank 13 nranks 16 cudaDev 5 - Init "
+        "COMPLETE\n"
+        "node2:924:990 [5] transport/net.cc:1302 NCCL WARN NET/IB : Got completion from peer "
+        "10.0.0.9<54862> with status=12 opcode=0 len=0 vendor err 129 (Recv)\n"
+    )
+    got = diagnose({"console.log": log})
+    assert (got.cause, got.rank) == ("nccl_system_error", 13)
+
+
 def test_nccl_falling_back_from_libibverbs_is_noise():
     log = (
         "node1:812:812 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]\n"

@@ -246,7 +246,12 @@ _PREFIXES = (
     re.compile(r"^(?:\[\d+\] )?\[dtrain-tui rank (\d{1,5})\] "),
 )
 _ACTOR = re.compile(r"^\((?:[\w.]+ )?pid=\d+(?:, ip=[\d.]+)?\)\s?")  # `(Worker pid=12, ip=…) `
-_DEVICE = re.compile(r"^[\w.-]+:\d+:\d+ \[(\d{1,3})\] ")  # `host:pid:tid [3] NCCL …`
+_DEVICE = re.compile(r"^([\w.-]+:\d+):\d+ \[(\d{1,3})\] ")  # `host:pid:tid [3] NCCL …`
+_NCCL_RANK = re.compile(
+    r"^([\w.-]+:\d+):\d+ \[\d+\] NCCL INFO .*\bcomm 0x[0-9a-f]+ rank (\d+) nranks"
+)
+"""NCCL's own word on a process's global rank (`comm 0x… rank 13 nranks 16`): the `[N]` in its
+prefix is only the GPU's index on its node."""
 _NUMBER_PREFIX = re.compile(r"^\s?(\d{1,5}): ")  # srun --label, `N:` consoles
 _CONSOLE_NOISE = re.compile(r"^\[\d+\] ")  # a pasted terminal's `[80746] ` line numbers
 
@@ -262,8 +267,9 @@ def streams(
     for name, ex in excerpts.items():
         own = by_name.get(name)
         numbered = own is None and _uses_number_prefix(t for _, t in ex.lines)
+        ranks = _nccl_ranks(ex.lines) if own is None else {}
         for number, line in ex.lines:
-            rank, content = split_prefix(line, numbered)
+            rank, content = split_prefix(line, numbered, ranks)
             if rank is None:
                 rank = own
             stream = out.setdefault(rank, Stream(rank))
@@ -274,7 +280,18 @@ def streams(
     return out, excerpts
 
 
-def split_prefix(line: str, numbered: bool = False) -> tuple[int | None, str]:
+def _nccl_ranks(lines: list[tuple[int, str]]) -> dict[str, int]:
+    """`host:pid` → global rank, from NCCL's INFO lines (when it logged them)."""
+    found = {}
+    for _, line in lines:
+        if "nranks" in line and (m := _NCCL_RANK.search(line)):
+            found[m.group(1)] = int(m.group(2))
+    return found
+
+
+def split_prefix(
+    line: str, numbered: bool = False, nccl_ranks: Mapping[str, int] | None = None
+) -> tuple[int | None, str]:
     """The rank a line's prefix names (None: no prefix) and the line without it."""
     if line.startswith("["):
         line = _CONSOLE_NOISE.sub("", line, count=1)
@@ -290,7 +307,7 @@ def split_prefix(line: str, numbered: bool = False) -> tuple[int | None, str]:
             return int(m.group(1)), head + (rest[again.end() :] if again else rest)
     m = _DEVICE.match(line)
     if m and "NCCL" in line[m.end() : m.end() + 40]:
-        return int(m.group(1)), head + line
+        return (nccl_ranks or {}).get(m.group(1), int(m.group(2))), head + line
     line = head + line
     if numbered:
         m = _NUMBER_PREFIX.match(line)
