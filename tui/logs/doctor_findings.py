@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from tui.logs.causes import ECHO, FAILURE, SIGNAL_CAUSES, VERDICT, WEAK_SIGNAL_CAUSES
-from tui.logs.doctor_rules import classify, exception_rule, uncaught
+from tui.logs.doctor_rules import classify, exception_rule, maybe_error, uncaught
 from tui.logs.evidence import Evidence, Line, Stream
 
 
@@ -74,10 +74,12 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
                 continue
             if body.strip() and not body[:1].isspace() and not _CHAINED.match(body):
                 unfinished = False  # the traceback ended (its last line, or the log went on)
+            if not maybe_error(content):
+                continue  # most lines of a long log: progress, with none of the rules' words
             if m := _SPAWNED.search(content):
                 spawned = int(m.group(1))
             text = content.strip()
-            rule = classify(text)
+            rule = classify(text, checked=True)
             top_level = not body[:1].isspace()
             tier = rule.tier if rule else None
             cause = rule.cause if rule else None
@@ -86,7 +88,7 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
                 user = exception_rule(body, strict=not in_traceback)
                 if user is not None:
                     cause, tier = user.cause, user.tier
-                elif uncaught(body, strict=not in_traceback):
+                elif uncaught(body, strict=not in_traceback, checked=True):
                     cause, tier = "unknown_failure", FAILURE  # a launcher reporting a death
             if cause is None or tier is None:
                 continue

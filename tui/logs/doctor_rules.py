@@ -280,10 +280,11 @@ def maybe_error(text: str) -> bool:
     return any(hint in text for hint in _HINTS)
 
 
-def classify(text: str) -> Rule | None:
-    """The rule a log line matches, or None (a warning, INFO chatter, or nothing wrong)."""
+def classify(text: str, checked: bool = False) -> Rule | None:
+    """The rule a log line matches, or None (a warning, INFO chatter, or nothing wrong);
+    `checked`: the caller already knows `maybe_error(text)`."""
     stripped = text.strip()
-    if not stripped or not maybe_error(stripped):
+    if not stripped or not (checked or maybe_error(stripped)):
         return None
     if _NOISE.search(stripped) and not (
         _LET_THROUGH.search(stripped) and not _BENIGN_WARN.search(stripped)
@@ -310,10 +311,10 @@ def exception_rule(text: str, strict: bool = False) -> Rule | None:
     return USER_CODE
 
 
-def uncaught(text: str, strict: bool = False) -> bool:
+def uncaught(text: str, strict: bool = False, checked: bool = False) -> bool:
     """Whether a line is a traceback's last line (any exception, a launcher's included);
     `strict` (no `Traceback` line before it): an error name with a message."""
-    if not maybe_error(text) or text[:1].isspace():
+    if text[:1].isspace() or not (checked or maybe_error(text)):
         return False
     m = EXCEPTION_LINE.match(text.strip())
     if m is None:
