@@ -7,7 +7,7 @@ step is invalid.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import ValidationError
 from textual.app import ComposeResult
@@ -18,11 +18,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Header, Label, Static
 
-from tui.core.plan import LaunchPlan
 from tui.core.spec import JobSpec, error_field, friendly
 from tui.frameworks import registry
 from widgets.step_header import StepHeader
 from widgets.why import WhyPanel
+
+if TYPE_CHECKING:
+    from tui.core.plan import LaunchPlan
 
 
 class WizardHost(Protocol):

@@ -74,6 +74,51 @@ def test_starting_the_wizard_does_not_import_azure_ml():
     assert "textual" in loaded  # the probe really started the app
 
 
+FIRST_FRAME_SKIPS = (
+    "screens.launch",
+    "screens.resources",
+    "screens.code",
+    "screens.review",
+    "screens.job",
+    "widgets.log_view",
+    "widgets.metrics_chart",
+    "plotext",
+    "httpx",
+    "tui.core.plan",
+    "tui.core.export",
+    "tui.core.sdk",
+    "tui.backends.local",
+    "tui.backends.azureml",
+    "azure.ai.ml",
+)
+"""What the wizard's first frame does not need: later steps, the job screen and its log view
+and chart, the plan (built when a later step first asks), exports, backends and azure-ai-ml."""
+
+
+def test_the_first_frame_loads_only_what_it_draws():
+    probe = (
+        "import sys\n"
+        "from tui.app import DtrainApp\n"
+        "class Probe(DtrainApp):\n"
+        "    def on_ready(self):\n"
+        "        self.exit()\n"
+        "Probe(backends={}).run(headless=True)\n"
+        f"print('\\n'.join(m for m in sys.modules if m.startswith({FIRST_FRAME_SKIPS!r})))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=True,
+    )
+    loaded = [
+        m for m in out.stdout.split() if m in FIRST_FRAME_SKIPS or m.startswith("azure.ai.ml.")
+    ]
+    assert loaded == []
+
+
 def _imports(path: Path, modules: set[str], *, lazy: bool) -> set[str]:
     """The project modules `path` imports: at import time, or (`lazy`) anywhere in it. Imports
     under `if TYPE_CHECKING:` are for type checkers only and never run."""

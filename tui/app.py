@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -19,10 +19,12 @@ from textual.screen import Screen
 from screens.base import WizardStep
 from screens.framework import FrameworkStep
 from tui.backends.base import JobHandle
-from tui.core.plan import LaunchPlan, Target, plan
 from tui.core.spec import JobSpec
 from tui.key_order import OrderedKeys
 from tui.palette import WizardCommands
+
+if TYPE_CHECKING:
+    from tui.core.plan import LaunchPlan
 
 # The steps in order, imported when first shown so the first frame does not wait for them.
 STEPS = (
@@ -104,6 +106,8 @@ class DtrainApp(OrderedKeys):
         cached = self._plan_cache
         if cached and cached[0] is self.spec and cached[1] == kind:
             return cached[2]
+        from tui.core.plan import Target, plan  # first needed after the first frame
+
         p = plan(self.spec, Target.for_spec(kind, self.spec))
         self._plan_cache = (self.spec, kind, p)
         return p

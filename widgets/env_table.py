@@ -5,7 +5,7 @@ A Line-API view: only the visible rows are rendered, so 1,024 ranks scroll as fa
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -17,7 +17,10 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from tui.core.plan import LaunchPlan, Origin, RankPlan
+from tui.core.plan_types import Origin
+
+if TYPE_CHECKING:
+    from tui.core.plan_types import LaunchPlan, RankPlan
 
 MAX_CELL = 28
 KEY_COLUMNS = ("rank", "node", "local")
