@@ -130,7 +130,8 @@ class JobRanks:
             if isinstance(path, Path) and path.exists():
                 mtimes[name] = path.stat().st_mtime
         logs = {n: t for n, t in texts.items() if t}
-        self.diagnosis = await asyncio.to_thread(diagnose, logs, mtimes, failed=True)
+        local = bool(sources) and len(mtimes) == len(sources)  # every log a file here
+        self.diagnosis = await asyncio.to_thread(diagnose, logs, mtimes, failed=True, local=local)
         self._show_diagnosis()
 
     def _show_diagnosis(self) -> None:
