@@ -14,13 +14,14 @@ No Textual, no Azure here.
 
 from __future__ import annotations
 
+import math
 import time
 from array import array
 from collections import deque
 from dataclasses import dataclass, field, replace
 
 from tui.logs.progress_line import MAX_LINE, Progress, StreamState, read_line
-from tui.logs.progress_names import metric_name
+from tui.logs.progress_names import is_eval, metric_name
 
 __all__ = [
     "MAX_LINE", "LineReader", "Progress", "ProgressTracker", "Series", "Standing",
@@ -61,14 +62,34 @@ class Series:
     ys: array = field(default_factory=lambda: array("d"))
     source: str = "log"
     """Where the points came from: "log" (parsed here) or "mlflow" (the job's tracking store)."""
+    es: array = field(default_factory=lambda: array("d"))
+    """The epoch at each point (NaN where none was known); empty for series without epochs."""
 
     @property
     def last(self) -> float | None:
         return self.ys[-1] if self.ys else None
 
-    def add(self, x: float, y: float) -> None:
+    @property
+    def validation(self) -> bool:
+        """Evaluation points (a `val_…` series), kept apart from training's."""
+        return self.name.startswith("val_") or is_eval(self.name)
+
+    def add(self, x: float, y: float, epoch: float | None = None) -> None:
         self.xs.append(x)
         self.ys.append(y)
+        if epoch is not None or self.es:
+            self.es.extend([math.nan] * (len(self.xs) - 1 - len(self.es)))
+            self.es.append(math.nan if epoch is None else epoch)
+
+    def epoch_at(self, i: int) -> float | None:
+        """The epoch of point `i`, when known."""
+        if i < len(self.es) and not math.isnan(self.es[i]):
+            return self.es[i]
+        return None
+
+    def clear(self) -> None:
+        """Forget the points (a caller that wrote them out and keeps memory bounded)."""
+        del self.xs[:], self.ys[:], self.es[:]
 
 
 @dataclass(frozen=True)
@@ -167,6 +188,8 @@ class ProgressTracker:
                 if total is not None:
                     self._total = total
                 self._arrived(step, time.monotonic() if now is None else now)
+                if p.at is not None:
+                    self._printed(p.at, step)
         if add_points and p.values:
             self._count += 1
             x = float(self._step) if self._step is not None else float(self._count)
@@ -174,7 +197,7 @@ class ProgressTracker:
                 series = self.series.get(name)
                 if series is None:
                     series = self.series[name] = Series(name, source=self.source)
-                series.add(x, value)
+                series.add(x, value, self._epoch)
 
     def prepend(self, head: ProgressTracker) -> None:
         """Put the points of the lines before this tracker's first in front (a log opened at
@@ -205,9 +228,23 @@ class ProgressTracker:
         while len(arrivals) > 2 and now - arrivals[0][0] > RATE_WINDOW:
             arrivals.popleft()
 
+    def _printed(self, at: float, step: int) -> None:
+        timed = self._timed
+        if not timed:
+            timed.append((at, step))
+        elif at > timed[0][0] and step > timed[-1][1]:
+            timed[1:] = [(at, step)]  # the time the step last moved
+
+    def printed_rate(self) -> float | None:
+        """Steps per second between the first and the last step whose line printed its time."""
+        if len(self._timed) < 2:
+            return None
+        (t0, s0), (t1, s1) = self._timed
+        return (s1 - s0) / (t1 - t0)
+
     def standing(self) -> Standing:
         """Where training stands now."""
-        rate = self._bar_rate if self._bar_rate else self._timed_rate()
+        rate = self._bar_rate or self._timed_rate() or self.printed_rate()
         step, total = self._step, self._total
         eta, scope = None, "training"
         if rate and step is not None and total is not None and total >= step:

@@ -7,6 +7,7 @@ counter (tui/logs/progress_names.py says which metric, evaluation or training).
 from __future__ import annotations
 
 import ast
+import datetime
 import json
 import math
 import re
@@ -199,6 +200,28 @@ def table_row(line: str, header: list[str]) -> Found | None:
     if (m := BAR.search(rest)) is not None:
         found.count(7, int(float(m["n"])), int(float(m["total"])), position=True)
     return found
+
+
+_STAMP = re.compile(
+    r"^\W{0,3}(?:(?P<y>\d{4})[-/])?(?P<mo>\d\d)[-/](?P<d>\d\d)[ T_]"
+    r"(?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[.,](?P<f>\d{1,6}))?"
+)
+
+
+def stamp(line: str) -> float | None:
+    """Seconds (on an arbitrary but consistent scale) from the time a line starts with:
+    `2023-03-22 09:30:39`, `[2022-03-11 02:06:58,985]`, `04/21 21:03:53`, `[2020/11/16 1:1:2]`."""
+    m = _STAMP.match(line)
+    if m is None:
+        return None
+    try:
+        year = int(m["y"]) if m["y"] else 2000
+        day = datetime.datetime(year, int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]),
+                                int(m["s"]))  # fmt: skip
+    except ValueError:
+        return None
+    fraction = float(f"0.{m['f']}") if m["f"] else 0.0
+    return (day - datetime.datetime(2000, 1, 1)).total_seconds() + fraction
 
 
 def clock(text: str | None) -> float | None:

@@ -31,6 +31,7 @@ from tui.logs.progress_fields import (
     clock,
     dict_fields,
     is_header,
+    stamp,
     table_row,
     text_fields,
 )
@@ -77,6 +78,8 @@ class Progress:
     """Steps per second, from a tqdm bar."""
     left: float | None = None
     """Seconds left, as a tqdm bar estimates them (for its own total)."""
+    at: float | None = None
+    """When the line says it was printed (seconds on its own scale), for a line with a step."""
     kind: str = "text"
     """Which shape the line had: dict, tqdm, bar (`i/n [===] - loss: …`), epoch (`Epoch 2/5`),
     table, text; or ignored (an evaluation or download bar: parsed, and not training)."""
@@ -245,6 +248,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         epochs=found.epochs,
         epoch_index=(int(found.epoch) - 1) if bar_epoch else _index(found),
         per_epoch=found.position and found.total is not None,
+        at=stamp(line) if found.step is not None else None,
         kind="epoch" if bar_epoch else kind,
     )
 
