@@ -162,3 +162,15 @@ def test_a_tensorflow_culprit_is_named_as_its_task():
         }
     )
     assert ps.culprit == "ps 0" and "rank" not in ps.paragraph().split("\n")[0]
+
+
+def test_the_doctor_loads_no_ui_and_no_azure_sdk():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, tui.logs.doctor, tui.logs.evidence, tui.logs.signatures\n"
+        "print([m for m in sys.modules if m.startswith(('textual', 'azure', 'rich'))])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

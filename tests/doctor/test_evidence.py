@@ -160,6 +160,19 @@ def test_a_specific_cause_beats_the_exception_that_reports_it():
     assert diagnose({"x.log": argparse}).cause == "script_arguments"
 
 
+def test_a_plotting_server_refusing_while_training_goes_on_is_noise():
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "site-packages/urllib3/connection.py", line 157, in _new_conn\n'
+        "ConnectionRefusedError: [Errno 111] Connection refused\n"
+        "epoch 1 step 10 loss 0.52\n"
+        "epoch 1 step 20 loss 0.49\n"
+    )
+    assert diagnose({"train.log": log}).healthy
+    fatal = log.split("epoch")[0]  # the same error, and the log ends there
+    assert not diagnose({"train.log": fatal}).healthy
+
+
 def test_a_fix_for_a_local_job_does_not_tell_it_to_rehearse_locally():
     log = {"x.log": "Traceback (most recent call last):\nValueError: bad batch\n"}
     assert "--target local" in diagnose(log).fix

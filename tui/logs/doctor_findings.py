@@ -56,6 +56,12 @@ _SPAWNED = re.compile(r"Process (\d+) terminated with the following error")
 _SEQ = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
 _WORK = re.compile(r"at (?:NCCL )?work: (\d+), last enqueued NCCL work: (\d+), last completed")
 _TIMEOUT_AT = re.compile(r"Timeout at NCCL work: (\d+), last enqueued NCCL work: (\d+)")
+_NETWORK = re.compile(
+    r"ConnectionRefusedError|ConnectionError|MaxRetryError|NewConnectionError|ReadTimeout|"
+    r"Failed to establish a new connection"
+)
+"""An exception of a client of a metrics or plotting server (visdom, TensorBoard's uploader,
+an experiment tracker): not fatal when the training's own lines go on after it."""
 _CHAINED = re.compile(r"During handling of the above|The above exception was the direct")
 _WAITING = re.compile(r"(?i:retrying|still waiting|waiting for)")
 
@@ -102,6 +108,8 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
             finding = Finding(cause, rank, tier, line.where, _when(lines, i, year), line.order)
             if cause == "nccl_timeout":
                 finding = _with_work(finding, text)
+            if cause == "user_code_error" and _NETWORK.search(text) and _went_on(lines, i):
+                continue  # a metrics client lost its server; the training went on
             found.append(finding)
         found.extend(_stalled(stream))
         if unfinished and (last := _last_text(lines)) is not None:
@@ -114,6 +122,19 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
 
 def _last_text(lines: list[Line]) -> Line | None:
     return next((line for line in reversed(lines) if line.text.strip()), None)
+
+
+def _went_on(lines: list[Line], i: int, enough: int = 2) -> bool:
+    """Whether the log goes on after line `i` with lines that are no error at all."""
+    calm = 0
+    for line in lines[i + 1 : i + 40]:
+        if line.text.strip() and not line.text[:1].isspace():
+            if maybe_error(line.text):
+                return False
+            calm += 1
+            if calm >= enough:
+                return True
+    return False
 
 
 def _stalled(stream: Stream) -> list[Finding]:
