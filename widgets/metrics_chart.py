@@ -89,12 +89,23 @@ class DecimationCache:
 
 
 def chart_group(names: Sequence[str]) -> list[str]:
-    """Which series share the chart: the losses (one scale), else accuracies, else the first."""
+    """Which series share the chart: the losses (one scale), else accuracies, else the first.
+    The training loss comes first and the validation loss second, so neither is crowded out by
+    a loss's parts and both are drawn, labelled, on the same axis."""
     for word in ("loss", "acc"):
         found = [n for n in names if word in n.lower()]
         if found:
-            return found[:MAX_LINES]
+            return sorted(found, key=_chart_order)[:MAX_LINES]
     return list(names[:1])
+
+
+def _chart_order(name: str) -> int:
+    base = name.split(" (", 1)[0]  # "loss (mlflow)": the same measure from another source
+    if base == "loss":
+        return 0
+    if base.startswith("val_") and base.endswith("loss"):
+        return 1
+    return 2
 
 
 class MetricsChart(PlotextPlot):

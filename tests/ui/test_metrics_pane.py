@@ -122,3 +122,39 @@ def test_a_growing_series_is_reduced_to_the_width_and_keeps_its_extremes() -> No
     loss.ys[50_000] = 9.0  # a spike among points already reduced is not seen again...
     fresh = DecimationCache().points(loss, 100)  # ...but a fresh reduction keeps it
     assert 9.0 in fresh[1]
+
+
+async def test_validation_loss_is_a_second_labelled_series_beside_the_training_loss() -> None:
+    from textual.app import App, ComposeResult
+
+    from tui.logs.progress import ProgressTracker
+
+    # mmengine prints a loss and its parts; the validation loop's summary comes in between.
+    tracker = ProgressTracker()
+    tracker.feed(
+        [
+            "Epoch(train) [1][10/90]  lr: 1.0e-02  loss: 2.4  loss_cls: 1.0  loss_bbox: 0.9"
+            "  loss_dfl: 0.4  loss_obj: 0.1",
+            "Epoch(train) [1][20/90]  lr: 1.0e-02  loss: 2.1  loss_cls: 0.9  loss_bbox: 0.8"
+            "  loss_dfl: 0.3  loss_obj: 0.1",
+            "Test:  [40/96]  eta: 0:00:23  loss: 2.6 (2.7)  acc1: 87.5 (87.4)",
+            "Epoch(train) [1][30/90]  lr: 1.0e-02  loss: 1.9  loss_cls: 0.8  loss_bbox: 0.7"
+            "  loss_dfl: 0.3  loss_obj: 0.1",
+        ],
+        now=0.0,
+    )
+    assert list(tracker.series["loss"].ys) == [2.4, 2.1, 1.9]  # never the validation's 2.6
+    assert list(tracker.series["val_loss"].ys) == [2.6]
+    assert tracker.series["val_loss"].validation and not tracker.series["loss"].validation
+
+    class PaneApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield MetricsPane(classes="-shown")
+
+    async with PaneApp().run_test(size=(100, 20)) as pilot:
+        pane = pilot.app.query_one(MetricsPane)
+        pane.show(tracker.series, tracker.standing())
+        await pilot.pause()
+        drawn = [s.name for s in pane.query_one(MetricsChart)._series]
+        assert drawn[:2] == ["loss", "val_loss"]  # both on the loss axis, before the parts
+        assert "val_loss 2.6" in str(pane.query_one("#metrics-standing").render())

@@ -140,6 +140,7 @@ class ProgressTracker:
         self._arrivals: deque[tuple[float, int]] = deque()
         self._count = 0
         self._reader = LineReader()
+        self._first_epoch: float | None = None
         self._timed: list[tuple[float, int]] = []  # the first and the last timed step
 
     def feed(self, lines: list[str] | tuple[str, ...], now: float | None = None) -> int:
@@ -177,8 +178,7 @@ class ProgressTracker:
             if step is not None:
                 if p.per_epoch and total is not None:
                     self._per_epoch_total = total
-                    done = self._epoch_index or 0
-                    step = done * total + step
+                    step = self._epochs_done() * total + step
                     total = self._epochs * total if self._epochs else None
                     if p.kind == "tqdm":
                         self._bar_rate, self._bar_left = p.rate, p.left
@@ -227,6 +227,18 @@ class ProgressTracker:
             arrivals.append((now, step))
         while len(arrivals) > 2 and now - arrivals[0][0] > RATE_WINDOW:
             arrivals.popleft()
+
+    def _epochs_done(self) -> int:
+        """Epochs before the current one: from the 0-based epoch where the format says its
+        base, else counted from the first epoch this log showed (a resumed run starts at 0)."""
+        if self._epoch_index is not None:
+            return self._epoch_index
+        epoch = self._epoch
+        if epoch is None or not epoch.is_integer():
+            return 0
+        if self._first_epoch is None:
+            self._first_epoch = epoch
+        return max(0, int(epoch - self._first_epoch))
 
     def _printed(self, at: float, step: int) -> None:
         timed = self._timed
