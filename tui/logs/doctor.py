@@ -91,6 +91,8 @@ class Diagnosis:
         who = self.culprit.capitalize()
         what = WORDS.get(self.cause, self.cause)
         text = f"{who} failed first: {what} ({self.cause})."
+        if self.confidence == "low":
+            text += " No known cause: the evidence shows where it failed."
         if self.evidence is not None:
             text += f"\n{self.evidence.at}: {self.evidence.text.strip()}"
         text += f"\nFix: {self.fix}"

@@ -50,7 +50,8 @@ _STAMPED = re.compile(r"^\S*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]* ")
 
 _INLINE_RANK = re.compile(
     r"\[(?:PG[^\]]*?)?Rank (\d+)\]|NCCL communicator was aborted on rank (\d+)|"
-    r"on rank: (\d+),|^Rank (\d+): |\brank(\d+)\]|^RuntimeError: Rank (\d+), "
+    r"on rank: (\d+),|^Rank (\d+): |\brank(\d+)\]|^RuntimeError: Rank (\d+), |"
+    r"\b[Ee]rror on rank (\d+)\b"
 )
 _SPAWNED = re.compile(r"Process (\d+) terminated with the following error")
 _SEQ = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
