@@ -6,12 +6,16 @@ line must not parse); `## source:` headers say where each came from.
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tui.logs.progress import ProgressTracker, merge_series, parse_line, stragglers
+from tui.logs.progress import LineReader, ProgressTracker, merge_series, parse_line, stragglers
 
 DATA = Path(__file__).parent / "data" / "progress"
 _FIELDS = {"step", "total", "epoch", "epochs", "per_epoch", "rate"}
@@ -141,3 +145,102 @@ def test_a_rank_twenty_percent_slower_than_the_median_is_a_straggler() -> None:
 
 def test_a_key_with_control_characters_is_not_a_metric() -> None:
     assert parse_line("{'\\x1b[2Jloss': 0.5, 'step': 3}").values == {}
+
+
+# ---- the corpus: real streams, split once into dev and test halves (data/progress/scores.md) ----
+
+
+def _corpus():
+    spec = importlib.util.spec_from_file_location("progress_corpus", DATA / "corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["progress_corpus"] = module  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module
+
+
+CORPUS = _corpus()
+STREAMS = CORPUS.load()
+
+
+def test_the_corpus_is_large_real_and_split_by_stream() -> None:
+    lines = [line for stream in STREAMS for line in stream.lines]
+    assert len(lines) >= 360 and sum(1 for line in lines if line.loss is None) >= 60
+    pages = {stream.source.split(" ")[0] for stream in STREAMS}
+    assert len(pages) >= 30
+    assert all(page.startswith(("https://", "keras-team/", "public")) for page in pages)
+    halves = CORPUS.split(STREAMS)
+    assert set(halves) == {stream.key for stream in STREAMS}
+    assert abs(sum(h == "dev" for h in halves.values()) - len(halves) / 2) <= 3
+
+
+@pytest.mark.parametrize(
+    ("half", "loss", "step", "epoch"),
+    [("dev", 99.0, 98.0, 98.0), ("test", 97.5, 97.0, 98.0)],
+)
+def test_the_corpus_is_read_right(half: str, loss: float, step: float, epoch: float) -> None:
+    score = CORPUS.score(STREAMS, half)
+    assert score.loss_pct >= loss, score.summary()
+    assert score.step_pct >= step, score.summary()
+    assert score.epoch_pct >= epoch, score.summary()
+    assert score.false_loss == 0, score.summary()  # no validation line read as training loss
+
+
+# ---- a stream's structure: a table under its header, an evaluation phase ----
+
+
+def test_table_rows_are_read_under_the_header_the_stream_printed() -> None:
+    reader = LineReader()
+    header = "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size"
+    row = "  3/30  13.1G  1.5  2.0  0.5  9  576: 100%|███| 8/8 [00:03<00:00,  2.2it/s]"
+    early = reader.read(row)  # no header yet: a row of numbers means nothing
+    assert early is None or early.loss is None
+    assert reader.read(header) is None
+    found = reader.read(row)
+    assert found.loss == pytest.approx(4.0) and found.epoch == 3 and found.step == 8
+    assert found.values["box_loss"] == 1.5
+    assert reader.read("         all         48         28      0.5      0.4      0.3") is None
+
+
+def test_a_summary_after_a_test_loop_is_evaluation() -> None:
+    reader = LineReader()
+    assert reader.read("Test:  [95/96]  eta: 0:00:00  loss: 0.3713 (0.4449)").loss is None
+    summary = reader.read("* Acc@1 88.381 Acc@5 96.779 loss 0.445")
+    assert summary.loss is None and summary.val_loss == 0.445
+    back = reader.read("Epoch: [51]  [ 0/31]  eta: 0:00:53  lr: 0.000755  loss: 0.0098 (0.0098)")
+    assert back.loss == 0.0098 and (back.epoch, back.step) == (51, 0)
+
+
+# ---- bad input: no traceback, no point that breaks the chart's axis ----
+
+
+def test_a_huge_line_and_binary_junk_are_not_progress() -> None:
+    assert parse_line("loss: 1.0 " + "x" * (100 << 20)) is None
+    junk = bytes(range(256)).decode("latin-1") * 40
+    assert parse_line(junk) is None or all(map(math.isfinite, parse_line(junk).values.values()))
+    assert parse_line("{" * 5000 + "'loss': 1" + "}" * 5000) is None
+
+
+@pytest.mark.parametrize("text", ["nan", "inf", "-inf", "1e999", "NaN", "-1e999"])
+def test_non_finite_numbers_are_dropped(text: str) -> None:
+    for line in (f"step 3: loss {text}", f"{{'loss': {text!r}, 'step': 3}}", f"loss={text}"):
+        found = parse_line(line)
+        assert found is None or "loss" not in found.values, line
+
+
+def test_a_negative_loss_is_kept_and_the_tracker_holds_only_finite_points() -> None:
+    tracker = ProgressTracker()
+    tracker.feed(
+        ["step 1: loss -6.0185", "step 2: loss nan", "step 3: loss 1e999", "step 4: loss 0.5"],
+        now=0.0,
+    )
+    assert list(tracker.series["loss"].xs) == [1.0, 4.0]
+    assert list(tracker.series["loss"].ys) == [-6.0185, 0.5]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_any_text_reads_without_error_and_with_finite_values(text: str) -> None:
+    reader = LineReader()
+    for line in (text, f"step 1: loss {text}", f"{{'loss': {text!r}}}", f"Epoch 1 {text}"):
+        found = reader.read(line)
+        assert found is None or all(math.isfinite(v) for v in found.values.values())

@@ -246,14 +246,16 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         total=found.total,
         epoch=epoch,
         epochs=found.epochs,
-        epoch_index=(int(found.epoch) - 1) if bar_epoch else _index(found),
+        epoch_index=(int(found.epoch) - 1) if bar_epoch else _index(found, kind),
         per_epoch=found.position and found.total is not None,
         at=stamp(line) if found.step is not None else None,
         kind="epoch" if bar_epoch else kind,
     )
 
 
-def _index(found: Found) -> int | None:
+def _index(found: Found, kind: str) -> int | None:
+    if kind == "table" or found.epoch is None or found.epoch < 1:
+        return None  # `0/299`: a table counts from 0
     if found.epoch is not None and found.epochs is not None and found.epoch.is_integer():
         return int(found.epoch) - 1  # `Epoch [1/10]` counts from 1
     return None
