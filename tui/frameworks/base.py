@@ -148,6 +148,23 @@ class Form:
 
 
 @dataclass(frozen=True)
+class LogSignature:
+    """A log line only this framework prints, for the doctor: the cause it names, how much it
+    weighs (`tier`: "root" a cause, "echo" another process's failure repeated, "failure" a
+    failure with no cause of its own) and a word every matching line holds (the doctor reads
+    past lines with none of its words)."""
+
+    cause: str
+    tier: str
+    pattern: re.Pattern[str]
+    hint: str
+
+
+def signature(cause: str, tier: str, pattern: str, hint: str) -> LogSignature:
+    return LogSignature(cause, tier, re.compile(pattern), hint)
+
+
+@dataclass(frozen=True)
 class Glossary:
     """A term the help screen explains."""
 
@@ -213,8 +230,8 @@ class Framework:
     glossary: ClassVar[tuple[Glossary, ...]] = ()
     script_rules: ClassVar[tuple[Callable[..., Any], ...]] = ()
     """The script check's rules for this framework: `rule(facts, plan) -> Iterable[Finding]`."""
-    log_signatures: ClassVar[tuple[Any, ...]] = ()
-    """Log lines only this framework prints that the doctor and progress parser read."""
+    log_signatures: ClassVar[tuple[LogSignature, ...]] = ()
+    """Log lines only this framework prints, that the doctor reads (`tui.logs.signatures`)."""
 
     # ---- the spec -------------------------------------------------------------------------
 

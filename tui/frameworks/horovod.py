@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tui.frameworks.base import Framework, Glossary, Package
+from tui.frameworks.base import Framework, Glossary, Package, signature
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
@@ -34,6 +34,10 @@ class Horovod(Framework):
     init_call = "`hvd.init()`"
     guess_order = 30
     mechanisms = ("Horovod", "hvd.")
+    log_signatures = (
+        signature("mpi_error", "root", r"horovodrun: error|HorovodInternalError", "orovod"),
+        signature("mpi_error", "echo", r"Horovod has been shut down", "Horovod"),
+    )
     glossary = (
         Glossary(
             "MPI / mpirun",

@@ -19,7 +19,7 @@ from tui.core.plan_types import (
     RankPlan,
     Ranks,
 )
-from tui.frameworks.base import Framework, Glossary, Launcher, Package
+from tui.frameworks.base import Framework, Glossary, Launcher, Package, signature
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
@@ -70,6 +70,31 @@ class TensorFlow(Framework):
     mechanisms = ("TF_CONFIG", "tf.distribute", "MirroredStrategy", "ParameterServer", "tf.data")
     one_task_per_node = True
     shown_json_var = "TF_CONFIG"
+    log_signatures = (
+        # The gRPC cluster: a task that cannot reach, or waits forever for, another task.
+        signature("tf_cluster_error", "root", r"TF_CONFIG", "TF_CONFIG"),
+        signature("tf_cluster_error", "root", r"Task .* not found in cluster", "cluster"),
+        signature("tf_cluster_error", "root", r"not in the cluster", "cluster"),
+        signature(
+            "tf_cluster_error", "root", r"(?i:unable to find (?:the )?(?:task|worker))", "nable"
+        ),
+        signature(
+            "tf_cluster_error", "root", r"InvalidArgumentError: .*(?:cluster|task)", "Invalid"
+        ),
+        signature("tf_cluster_error", "echo", r"CreateSession still waiting for", "CreateSession"),
+        signature("tf_cluster_error", "echo", r"Collective ops is aborted by", "Collective ops"),
+        signature("tf_cluster_error", "echo", r"CancelledError: .*[Cc]ollective", "CancelledError"),
+        signature("tf_cluster_error", "echo", r"UnavailableError|DeadlineExceededError", "Error"),
+        signature(
+            "tf_cluster_error", "echo", r"failed to connect to all addresses", "all addresses"
+        ),
+        signature("tf_cluster_error", "echo", r"Socket closed", "Socket closed"),
+        signature("tf_cluster_error", "echo", r"Failed to connect to remote host", "remote host"),
+        signature(
+            "tf_cluster_error", "echo", r"Connection reset by peer.*grpc|grpc.*reset", "grpc"
+        ),
+        signature("tf_cluster_error", "echo", r"coordination service", "coordination"),
+    )
     glossary = (
         Glossary(
             "TF_CONFIG",
