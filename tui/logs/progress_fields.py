@@ -86,7 +86,7 @@ def text_fields(text: str, found: Found) -> None:
 def counter(words: list[str], key: str, value: str, total: str | None, found: Found,
              note: str) -> bool:  # fmt: skip
     """Take `key value` as the epoch or a step counter, if it is one."""
-    if "epoch" in words or words == ["ep"]:
+    if "epoch" in words or words == ("ep",):
         if words[-1] != "epoch" and any(
             w not in ("epoch", "ep", "train", "training", "cur", "current") for w in words
         ):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 EVAL_WORDS = frozenset(
     {"val", "valid", "validation", "validate", "validating", "eval", "evaluation", "evaluate",
@@ -59,10 +60,13 @@ _SPLIT = re.compile(r"[_./@\s-]+")
 _CLEAN = re.compile(r"[\s/\-.]+")
 
 
-def words_of(name: str) -> list[str]:
-    return [w for w in _SPLIT.split(name.lower()) if w]
+@lru_cache(maxsize=8192)
+def words_of(name: str) -> tuple[str, ...]:
+    """A key's words, lower case (`Train Loss` → train, loss); cached: keys repeat."""
+    return tuple(w for w in _SPLIT.split(name.lower()) if w)
 
 
+@lru_cache(maxsize=8192)
 def metric_name(key: str) -> str | None:
     """`key` normalised (`Train Loss` → `train_loss`, `learning rate` → `lr`), or None when it is
     not a metric a chart should show (speed, counters, a loss *scale*, file names)."""
@@ -80,6 +84,7 @@ def metric_name(key: str) -> str | None:
     return name
 
 
+@lru_cache(maxsize=8192)
 def is_known(name: str) -> bool:
     """A metric word people print (`loss`, `acc`, `lr`, `ppl`, …) is in the name."""
     return any(w in _KNOWN or w.startswith(("acc", "loss")) for w in words_of(name)) or (
@@ -87,10 +92,12 @@ def is_known(name: str) -> bool:
     )
 
 
+@lru_cache(maxsize=8192)
 def is_eval(name: str) -> bool:
     return any(w in EVAL_WORDS for w in words_of(name))
 
 
+@lru_cache(maxsize=8192)
 def is_loss(name: str) -> bool:
     words = words_of(name)
     return any(w in _LOSS_WORDS or (w.endswith("loss") and w != "logloss") for w in words) and (
@@ -98,6 +105,7 @@ def is_loss(name: str) -> bool:
     )
 
 
+@lru_cache(maxsize=8192)
 def is_whole_loss(name: str) -> bool:
     """A loss with only qualifiers around it (`loss`, `train_loss`, `total_loss`, `Tot Loss`,
     `lm loss`, `train/loss_step`): the total, not one of its parts."""
