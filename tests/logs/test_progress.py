@@ -244,3 +244,36 @@ def test_any_text_reads_without_error_and_with_finite_values(text: str) -> None:
     for line in (text, f"step 1: loss {text}", f"{{'loss': {text!r}}}", f"Epoch 1 {text}"):
         found = reader.read(line)
         assert found is None or all(math.isfinite(v) for v in found.values.values())
+
+
+def test_lines_of_a_known_shape_read_as_a_full_reading_would() -> None:
+    """The shape cache (progress_shapes) gives what reading each line in full gives, on every
+    corpus stream with its numbers varied (so a plan is used, checked, and sometimes wrong)."""
+    import random
+    import re
+
+    from tui.logs.progress_line import StreamState, read_line
+
+    rng = random.Random(24)
+    value = re.compile(r"(?<![A-Za-z_\d])\d+(?:\.\d+)?")
+
+    def vary(line: str) -> str:
+        """Every digit but a number's first (JSON has no `02`) and a whole number's `.0`."""
+
+        def number(m: re.Match) -> str:
+            whole, dot, fraction = m.group().partition(".")
+            fraction = (
+                fraction
+                if set(fraction) <= {"0"}
+                else "".join(rng.choice("0123456789") for _ in fraction)
+            )
+            return whole[0] + "".join(rng.choice("0123456789") for _ in whole[1:]) + dot + fraction
+
+        return value.sub(number, line)
+
+    for stream in STREAMS:
+        reader, state = LineReader(), StreamState()
+        for _ in range(6):
+            for line in stream.lines:
+                text = vary(line.text) if rng.random() < 0.8 else line.text
+                assert reader.read(text) == read_line(text, state), (stream.key, text)

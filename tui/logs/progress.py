@@ -20,8 +20,9 @@ from array import array
 from collections import deque
 from dataclasses import dataclass, field, replace
 
-from tui.logs.progress_line import MAX_LINE, Progress, StreamState, read_line
+from tui.logs.progress_line import DIGIT, MAX_LINE, Progress, StreamState, hinted, read_line
 from tui.logs.progress_names import is_eval, metric_name
+from tui.logs.progress_shapes import ShapeCache
 
 __all__ = [
     "MAX_LINE", "LineReader", "Progress", "ProgressTracker", "Series", "Standing",
@@ -41,11 +42,20 @@ class LineReader:
 
     def __init__(self) -> None:
         self.state = StreamState()
+        self._shapes = ShapeCache()
 
     def read(self, line: str) -> Progress | None:
         """The progress `line` reports, or None."""
+        state = self.state
         try:
-            return read_line(line, self.state)
+            if len(line) > MAX_LINE:
+                return None
+            if state.header is None:
+                if DIGIT.search(line) is None:
+                    return read_line(line, state)  # no number: at most a table's header
+                if not hinted(line):
+                    return None  # most lines
+            return self._shapes.read(line, state)
         except (ValueError, OverflowError, RecursionError, MemoryError):
             return None  # junk that looked like a number or a dict: not progress
 
@@ -77,9 +87,11 @@ class Series:
     def add(self, x: float, y: float, epoch: float | None = None) -> None:
         self.xs.append(x)
         self.ys.append(y)
-        if epoch is not None or self.es:
-            self.es.extend([math.nan] * (len(self.xs) - 1 - len(self.es)))
-            self.es.append(math.nan if epoch is None else epoch)
+        es = self.es
+        if epoch is not None or es:
+            if len(es) < len(self.ys) - 1:
+                es.extend([math.nan] * (len(self.ys) - 1 - len(es)))
+            es.append(math.nan if epoch is None else epoch)
 
     def epoch_at(self, i: int) -> float | None:
         """The epoch of point `i`, when known."""

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from tui.logs import progress_names as names
 
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
+NUM_SPAN = re.compile(NUM, re.IGNORECASE)
 _PAIR = re.compile(
     r"(?<![\w.@/\\-])(?P<key>[A-Za-z][\w.@/-]*(?: [A-Za-z][\w.@/-]*){0,3})"
     r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
@@ -44,11 +45,18 @@ BAR = re.compile(
 WORD = re.compile(r"[A-Za-z]+")
 _IDENT = re.compile(r"^[A-Za-z][\w()./-]*$")
 _DICT_MAX = 8_000
+_DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
+
+
+Span = tuple[int, int] | None
+"""Where in the line a number stood (what tui/logs/progress_shapes reads the next lines by)."""
 
 
 @dataclass
 class Found:
-    pairs: list[tuple[str, float, str]] = field(default_factory=list)  # key, value, note
+    pairs: list[tuple[str, float, str, Span]] = field(default_factory=list)  # key, value, note
+    spans: dict[str, Span] = field(default_factory=dict)  # step, total, epoch, epochs
+    value_spans: dict[str, Span] = field(default_factory=dict)  # a metric's, by final name
     epoch: float | None = None
     epochs: int | None = None
     step: int | None = None
@@ -58,33 +66,51 @@ class Found:
     structured: bool = False  # any key is a metric (dict, postfix, table)
     evaluating: bool = False
 
-    def count(self, rank: int, step: int, total: int | None, position: bool = False) -> None:
+    def count(self, rank: int, step: int, total: int | None, position: bool = False,
+              spans: tuple[Span, Span] = (None, None)) -> None:  # fmt: skip
         if rank < self.step_rank:
             self.step, self.step_rank, self.total, self.position = step, rank, total, position
+            self.spans["step"], self.spans["total"] = spans
+
+    def set_epoch(self, epoch: float, epochs: int | None, spans: tuple[Span, Span]) -> None:
+        self.epoch, self.spans["epoch"] = epoch, spans[0]
+        if epochs is not None:
+            self.epochs, self.spans["epochs"] = epochs, spans[1]
 
 
-def text_fields(text: str, found: Found) -> None:
-    """Counters and pairs of free text (or of a bar's description and postfix)."""
+def _at(m: re.Match, group: str, offset: int) -> Span:
+    if m[group] is None:
+        return None
+    a, b = m.span(group)
+    return a + offset, b + offset
+
+
+def text_fields(text: str, found: Found, offset: int = 0) -> None:
+    """Counters and pairs of free text (or of a bar's description and postfix, `offset` into
+    the line)."""
     if (m := _DOUBLE.search(text)) or (m := _LABEL.search(text)) or (m := _EPOCH_TAIL.search(text)):
-        found.epoch = float(m["e"])
-        found.epochs = int(m["es"]) if m["es"] else found.epochs
-        found.count(6, int(m["i"]), int(m["n"]), position=True)
+        epochs = int(m["es"]) if m["es"] else None
+        found.set_epoch(float(m["e"]), epochs, (_at(m, "e", offset), _at(m, "es", offset)))
+        spans = (_at(m, "i", offset), _at(m, "n", offset))
+        found.count(6, int(m["i"]), int(m["n"]), position=True, spans=spans)
     elif m := _NEPOCH.search(text):
-        found.epoch = float(m["e"] or m["e2"])
+        group = "e" if m["e"] else "e2"
+        found.set_epoch(float(m[group]), None, (_at(m, group, offset), None))
     for m in _PAIR.finditer(text):
         key, value, total = m["key"], m["value"], m["total"]
         words = names.words_of(key)
         note = (m["note"] or "").lower()
-        if counter(words, key, value, total, found, note):
+        spans = (_at(m, "value", offset), _at(m, "total", offset))
+        if counter(words, key, value, total, found, note, spans):
             continue
         if total is not None:
             continue  # `acc: 51089/65281`: a count, not a metric
         value_n = number(value)
-        found.pairs.append((key, value_n if value_n is not None else math.nan, note))
+        found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
 
 
-def counter(words: list[str], key: str, value: str, total: str | None, found: Found,
-             note: str) -> bool:  # fmt: skip
+def counter(words: tuple[str, ...], key: str, value: str, total: str | None, found: Found,
+            note: str, spans: tuple[Span, Span] = (None, None)) -> bool:  # fmt: skip
     """Take `key value` as the epoch or a step counter, if it is one."""
     if "epoch" in words or words == ("ep",):
         if words[-1] != "epoch" and any(
@@ -96,15 +122,14 @@ def counter(words: list[str], key: str, value: str, total: str | None, found: Fo
         if words[-1] == "epoch" and len(words) > 1 and found.epoch is not None:
             return True
         if found.epoch is None and (value_n := number(value)) is not None:
-            found.epoch = value_n
-            found.epochs = int(total) if total else found.epochs
+            found.set_epoch(value_n, int(total) if total else None, spans)
         if any(w in names.EVAL_WORDS for w in WORD.findall(note)):
             found.evaluating = True  # Epoch(val) [5][1550/5000]
         return True
     rank = None
     extra = ("global", "acc", "total", "train", "training", "num", "optimizer", "opt")
     for word in words:
-        if word in names.STEP_KEYS and not rank:
+        if word in names.STEP_KEYS and rank is None:
             rank = names.STEP_KEYS[word]
         elif word in ("cur", "current"):
             rank = 4 if rank is not None and rank <= 2 else rank
@@ -117,7 +142,7 @@ def counter(words: list[str], key: str, value: str, total: str | None, found: Fo
     count = number(value)
     if count is None or count < 0 or not float(count).is_integer():
         return True
-    found.count(rank, int(count), int(total) if total else None)
+    found.count(rank, int(count), int(total) if total else None, spans=spans)
     return True
 
 
@@ -145,6 +170,7 @@ def dict_fields(line: str) -> Found | None:
     if not isinstance(data, dict) or not data:
         return None
     found = Found(structured=True)
+    places = {m["k"]: m.span("v") for m in reversed(list(_DICT_VALUE.finditer(line)))}
     for key, raw in data.items():
         if not isinstance(key, str):
             continue
@@ -157,9 +183,10 @@ def dict_fields(line: str) -> Found | None:
         if isinstance(raw, bool) or not isinstance(raw, int | float):
             continue
         words = names.words_of(key)
-        if counter(words, key, repr(raw), None, found, ""):
+        place = places.get(key)
+        if counter(words, key, repr(raw), None, found, "", (place, None)):
             continue
-        found.pairs.append((key, float(raw), ""))
+        found.pairs.append((key, float(raw), "", place))
     if not found.pairs and found.step is None:
         return None
     return found
@@ -193,7 +220,7 @@ def table_row(line: str, header: list[str]) -> Found | None:
         if (value := number(token)) is None:
             continue
         numbers += 1
-        found.pairs.append((name, value, ""))
+        found.pairs.append((name, value, "", None))
     if numbers < 2 or found.epoch is None:
         return None
     rest = line.split(maxsplit=len(header))[-1] if len(tokens) > len(header) else ""

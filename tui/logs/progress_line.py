@@ -48,13 +48,13 @@ _NOT_TRAINING = re.compile(
     re.IGNORECASE,
 )
 _BAR_EPOCH = re.compile(r"\bEpoch (?P<n>\d+)(?:/(?P<total>\d+))?\s*:?\s*$", re.IGNORECASE)
-_DIGIT = re.compile(r"\d")
+DIGIT = re.compile(r"\d")
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 MAX_LINE = 20_000
 """Longer lines are not progress (a dump, a binary blob): skipped without a look."""
 
 
-def _hinted(line: str) -> bool:
+def hinted(line: str) -> bool:
     """The line holds a word progress is printed with (the rest, most lines, is skipped at once:
     chained substring tests on the lower-cased line cost well under a microsecond)."""
     low = line.lower()
@@ -108,30 +108,39 @@ class Progress:
 class StreamState:
     """What a log stream said before this line: a table header, an evaluation phase, the epoch."""
 
-    __slots__ = ("epoch", "evaluating", "header")
+    __slots__ = ("epoch", "evaluating", "found", "header", "shift")
 
     def __init__(self) -> None:
         self.header: list[str] | None = None
         self.evaluating = False
         self.epoch: float | None = None
+        self.found: Found | None = None
+        """The fields of the last line read, with where their numbers stood."""
+        self.shift: int | None = None
+        """How far the last line's fields are from its start (None: escape codes were cut)."""
 
 
 def read_line(line: str, state: StreamState | None = None) -> Progress | None:
     """The progress `line` reports (None: none); `state` is its stream's memory, if kept."""
     if len(line) > MAX_LINE:
         return None
+    shift: int | None = None
     if "\x1b" in line:
         line = _ANSI.sub("", line)
+    else:
+        shift = len(line) - len(line.lstrip())
     line = line.strip()
+    if state is not None:
+        state.found, state.shift = None, shift
     if state is not None and state.header is not None and line[:1].isdigit():
         row = table_row(line, state.header)
         if row is not None:
             return _finish(row, line, state, kind="table")
-    if _DIGIT.search(line) is None:
+    if DIGIT.search(line) is None:
         if state is not None and is_header(line):
             state.header = line.split()
         return None
-    if not _hinted(line):
+    if not hinted(line):
         return None
     if "{" in line and "}" in line and (found := dict_fields(line)) is not None:
         return _finish(found, line, state, kind="dict")
@@ -140,7 +149,7 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
     found = Found()
     text_fields(line, found)
     if (m := _LEAD_COUNT.match(line)) is not None and " - " in line:
-        found.count(50, int(m["i"]), int(m["n"]), position=True)
+        found.count(50, int(m["i"]), int(m["n"]), True, (m.span("i"), m.span("n")))
         found.structured = True
         progress = _finish(found, line, state, kind="bar")
         if progress is None or not progress.values:
@@ -176,7 +185,7 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
     found = Found(structured=True)
     if postfix := (m["postfix"] or ""):
         text_fields(postfix.replace(",", " , "), found)
-    found.pairs = [(k, v, n) for k, v, n in found.pairs if not k.lower().endswith("v_num")]
+    found.pairs = [pair for pair in found.pairs if not pair[0].lower().endswith("v_num")]
     epoch_index = None
     if desc and (e := _BAR_EPOCH.search(desc.rstrip(": "))):
         found.epoch = float(e["n"])
@@ -206,9 +215,10 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         elif state.evaluating and kind != "dict":
             evaluating = True
     values: dict[str, float] = {}
+    spans = found.value_spans
     seen_loss = False
     previous = ""
-    for key, value, note in found.pairs:
+    for key, value, note, span in found.pairs:
         name = names.metric_name(key)
         if name is None:
             continue
@@ -224,7 +234,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
             name = f"val_{name}"
         seen_loss = seen_loss or names.is_loss(name)
         if math.isfinite(value) and name not in values:
-            values[name] = value
+            values[name], spans[name] = value, span
     if found.step_rank == 5 and not seen_loss:
         found.step = found.total = None  # `Total optimization steps = 564`: a setting
     loss_name = names.pick_loss(values)
@@ -235,11 +245,12 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         if total is not None:
             values["loss"] = total
     elif loss_name is not None and loss_name != "loss":
-        values["loss"] = values.pop(loss_name)
+        values["loss"], spans["loss"] = values.pop(loss_name), spans.pop(loss_name)
     if (val_name := names.pick_val_loss(values)) is not None and val_name != "val_loss":
-        values["val_loss"] = values.pop(val_name)
+        values["val_loss"], spans["val_loss"] = values.pop(val_name), spans.pop(val_name)
     epoch = found.epoch
     if state is not None:
+        state.found = found
         if epoch is not None:
             state.epoch = epoch
         elif values.get("loss") is not None:
@@ -277,7 +288,7 @@ def _bar_epoch(line: str) -> bool:
 def _eval_lead(line: str, found: Found) -> bool:
     """The line's lead (before its first metric) names an evaluation phase."""
     cut = len(line)
-    for key, _, _ in found.pairs:
+    for key, *_ in found.pairs:
         if names.is_known(key.lower()):
             at = line.find(key)
             cut = at if at >= 0 else cut

@@ -1,0 +1,181 @@
+"""Lines of one shape are read the same way: a log prints the same line, numbers aside, once a
+step for a million steps, and reading its structure each time costs tens of microseconds.
+
+A line's shape is its text with every digit made `0`: two lines of one shape hold their numbers
+at the same places. The first line of a shape is read in full (tui/logs/progress_line.py) and a
+plan is taken from it: which character span holds each metric, the step, the epoch. The next
+lines of that shape are read in full too and must agree with the plan; after two that agree, a
+line of that shape is read from its spans alone. A shape whose plan disagrees once (a value
+that only matched a span by chance) is always read in full. Bars and table rows are always read
+in full (their rates, sums and bar glyphs are no spans).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from tui.logs.progress_fields import stamp
+from tui.logs.progress_line import Progress, StreamState, read_line
+
+_SHAPE = str.maketrans("123456789", "000000000")
+_CHECKS = 1
+"""Lines of a shape read in full, and agreeing with its plan, before the plan is trusted."""
+_MAX_SHAPES = 4096
+_FULL = object()  # a shape that is always read in full
+_KEY_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+")
+
+
+class _Plan:
+    __slots__ = (
+        "after",
+        "checks",
+        "epoch",
+        "epochs",
+        "fixed",
+        "index",
+        "step",
+        "template",
+        "total",
+        "values",
+    )  # fmt: skip
+
+    def __init__(self, line: str, p: Progress, state: StreamState) -> None:
+        found, shift = state.found, state.shift
+        if found is None or shift is None:
+            raise LookupError(line)  # escape codes were cut: the places moved
+
+        def place(span: tuple[int, int] | None, value: object) -> tuple[int, int] | None:
+            """Where the full reading took `value` from (in the line as it came)."""
+            if value is None:
+                return None
+            if span is None:
+                raise LookupError(value)
+            return span[0] + shift, span[1] + shift
+
+        spans = found.spans
+        self.step = place(spans.get("step"), p.step)
+        self.total = place(spans.get("total"), p.total)
+        self.epochs = place(spans.get("epochs"), p.epochs)
+        if p.epoch is not None and found.epoch is None:
+            self.epoch: tuple[int, int] | str | None = "carried"
+        else:
+            self.epoch = place(spans.get("epoch"), p.epoch)
+        where = found.value_spans
+        self.values = [(name, place(where.get(name), v)) for name, v in p.values.items()]
+        # Digits inside a key (`s0.loss_cls`, `lr_0`) are no numbers: the shape masks them too,
+        # so a line of this shape is read from the plan only where they are the same.
+        self.fixed = _fixed(line)
+        # How the 0-based epoch follows from the printed one, as progress_line decides it.
+        self.index = "epoch" if p.kind == "epoch" else "ranged" if p.epochs is not None else None
+        if self.index is None and p.epoch_index is not None:
+            raise LookupError(p.epoch_index)
+        self.template = replace(p, values={}, step=None, total=None, epoch=None, epochs=None)
+        self.after = False
+        self.checks = 0
+
+    def fits(self, line: str) -> bool:
+        return all(line.startswith(digits, at) for at, digits in self.fixed)
+
+    def read(self, line: str, state: StreamState) -> Progress:
+        values = {name: float(line[a:b]) for name, (a, b) in self.values}
+        epoch: float | None
+        if self.epoch == "carried":
+            epoch = state.epoch
+        elif self.epoch is not None:
+            a, b = self.epoch
+            epoch = state.epoch = float(line[a:b])
+        else:
+            epoch = None
+        step = _count(line, self.step)
+        total = _count(line, self.total)
+        epochs = _count(line, self.epochs)
+        index = None
+        if self.index == "epoch" or (
+            self.index == "ranged" and epoch is not None and epoch >= 1 and epoch.is_integer()
+        ):
+            index = int(epoch) - 1
+        state.evaluating = self.after
+        t = self.template
+        at = stamp(line) if step is not None else None
+        return Progress(values, step, total, epoch, epochs, index, t.per_epoch, None, None, at,
+                        t.kind)  # fmt: skip
+
+
+def _count(line: str, span: tuple[int, int] | None) -> int | None:
+    """A counter at `span`: a whole number, not negative (else none, as a full reading says)."""
+    if span is None:
+        return None
+    value = float(line[span[0] : span[1]])
+    return int(value) if value >= 0 and value.is_integer() else None
+
+
+def _fixed(line: str) -> tuple[tuple[int, str], ...]:
+    return tuple((m.start(), m.group()) for m in _KEY_DIGITS.finditer(line))
+
+
+class _Constant:
+    """A shape whose lines all read the same: nothing (most hinted noise), or an ignored bar."""
+
+    __slots__ = ("after", "checks", "fixed", "found")
+
+    def __init__(self, line: str, found: Progress | None, after: bool) -> None:
+        self.found, self.after, self.checks = found, after, 0
+        self.fixed = _fixed(line)
+
+    def fits(self, line: str) -> bool:
+        return all(line.startswith(digits, at) for at, digits in self.fixed)
+
+    def read(self, line: str, state: StreamState) -> Progress | None:
+        state.evaluating = self.after
+        return self.found
+
+
+class ShapeCache:
+    """Plans by shape for one stream (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self._plans: dict[tuple[str, bool, bool], object] = {}
+
+    def read(self, line: str, state: StreamState) -> Progress | None:
+        key = (line.translate(_SHAPE), state.evaluating, state.epoch is None)
+        plan = self._plans.get(key)
+        if plan is not None and plan is not _FULL and plan.checks >= _CHECKS and plan.fits(line):
+            return plan.read(line, state)
+        carried = state.epoch
+        found = read_line(line, state)
+        if plan is _FULL:
+            return found
+        if plan is None:
+            self._plans[key] = self._plan(line, found, carried, state)
+            if len(self._plans) > _MAX_SHAPES:
+                self._plans.clear()
+            return found
+        mirror = StreamState()
+        mirror.epoch, mirror.evaluating = carried, key[1]
+        try:
+            agrees = plan.read(line, mirror) == found and (
+                (mirror.evaluating, mirror.epoch) == (state.evaluating, state.epoch)
+            )
+        except (ValueError, TypeError):
+            agrees = False
+        if agrees:
+            plan.checks += 1
+        else:
+            self._plans[key] = _FULL
+        return found
+
+    @staticmethod
+    def _plan(line: str, found: Progress | None, carried: float | None, state: StreamState):
+        if found is None or found.kind == "ignored":
+            if state.epoch != carried:
+                return _FULL  # the line moved the epoch yet reported nothing: rare, read it
+            return _Constant(line, found, state.evaluating)
+        if found.kind in ("tqdm", "table") or found.rate is not None or found.left is not None:
+            return _FULL
+        try:
+            plan = _Plan(line, found, state)
+        except (LookupError, ValueError, TypeError):
+            return _FULL
+        plan.after = state.evaluating
+        return plan
