@@ -65,6 +65,7 @@ class Found:
     position: bool = False  # step/total count within the epoch
     structured: bool = False  # any key is a metric (dict, postfix, table)
     evaluating: bool = False
+    inverted: bool = False  # a bar's rate is printed as s/it
 
     def count(self, rank: int, step: int, total: int | None, position: bool = False,
               spans: tuple[Span, Span] = (None, None)) -> None:  # fmt: skip

@@ -163,6 +163,7 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
     closed = m is not None
     if m is None and (m := _OPEN_BAR.search(line)) is None:
         return None
+    inverted = False
     if m.groupdict().get("clock") is not None:  # `| 1849/1849 13:15`: a bar without its bracket
         unit, rate, left = "it/s", None, None
     else:
@@ -176,6 +177,7 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
         if m["rate"] != "?":
             value = float(m["rate"])
             rate = (1 / value if value else None) if per == "s" else value
+            inverted = per == "s"
         left = clock(m["left"]) if closed else None
     desc = line[: m.start()].strip()
     if desc and _NOT_TRAINING.search(desc) and not _BAR_EPOCH.search(desc.rstrip(":") + ":"):
@@ -184,19 +186,26 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
         return Progress(kind="ignored")  # parsed, and not training: callers drop it
     found = Found(structured=True)
     if postfix := (m["postfix"] or ""):
-        text_fields(postfix.replace(",", " , "), found)
+        text_fields(postfix, found, m.start("postfix"))
     found.pairs = [pair for pair in found.pairs if not pair[0].lower().endswith("v_num")]
     epoch_index = None
     if desc and (e := _BAR_EPOCH.search(desc.rstrip(": "))):
-        found.epoch = float(e["n"])
+        found.set_epoch(float(e["n"]), None, (e.span("n"), None))
         epoch_index = int(e["n"])
     elif desc:
         text_fields(desc, _desc := Found())
-        found.epoch = _desc.epoch
+        if _desc.epoch is not None:
+            found.set_epoch(_desc.epoch, None, (_desc.spans.get("epoch"), None))
     n = int(float(m["n"]))
     if found.step is None:
         total = int(float(m["total"])) if closed else None
-        found.count(7, n, total, position=epoch_index is not None)
+        spans = (m.span("n"), m.span("total") if closed else None)
+        found.count(7, n, total, epoch_index is not None, spans)
+    if rate is not None:
+        found.spans["rate"] = m.span("rate")
+        found.inverted = inverted
+    if left is not None:
+        found.spans["left"] = m.span("left")
     progress = _finish(found, line, state, kind="tqdm")
     if progress is None:
         return None

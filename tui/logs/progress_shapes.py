@@ -6,8 +6,8 @@ at the same places. The first line of a shape is read in full (tui/logs/progress
 plan is taken from it: which character span holds each metric, the step, the epoch. The next
 lines of that shape are read in full too and must agree with the plan; after two that agree, a
 line of that shape is read from its spans alone. A shape whose plan disagrees once (a value
-that only matched a span by chance) is always read in full. Bars and table rows are always read
-in full (their rates, sums and bar glyphs are no spans).
+that only matched a span by chance) is always read in full. Table rows are always read in full
+(a row's loss may be the sum of its parts).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from tui.logs.progress_fields import stamp
+from tui.logs.progress_fields import clock, stamp
 from tui.logs.progress_line import Progress, StreamState, read_line
 
 _SHAPE = str.maketrans("123456789", "000000000")
@@ -34,6 +34,9 @@ class _Plan:
         "epochs",
         "fixed",
         "index",
+        "inverted",
+        "left",
+        "rate",
         "step",
         "template",
         "total",
@@ -68,8 +71,13 @@ class _Plan:
         self.fixed = _fixed(line)
         # How the 0-based epoch follows from the printed one, as progress_line decides it.
         self.index = "epoch" if p.kind == "epoch" else "ranged" if p.epochs is not None else None
+        if p.kind == "tqdm":
+            self.index = "bar" if p.epoch_index is not None else None
         if self.index is None and p.epoch_index is not None:
             raise LookupError(p.epoch_index)
+        self.rate = place(spans.get("rate"), p.rate)
+        self.inverted = found.inverted
+        self.left = place(spans.get("left"), p.left)
         self.template = replace(p, values={}, step=None, total=None, epoch=None, epochs=None)
         self.after = False
         self.checks = 0
@@ -95,10 +103,18 @@ class _Plan:
             self.index == "ranged" and epoch is not None and epoch >= 1 and epoch.is_integer()
         ):
             index = int(epoch) - 1
+        elif self.index == "bar" and epoch is not None:
+            index = int(epoch)
+        rate = left = None
+        if self.rate is not None:
+            rate = float(line[self.rate[0] : self.rate[1]])
+            rate = (1 / rate if rate else None) if self.inverted else rate
+        if self.left is not None:
+            left = clock(line[self.left[0] : self.left[1]])
         state.evaluating = self.after
         t = self.template
         at = stamp(line) if step is not None else None
-        return Progress(values, step, total, epoch, epochs, index, t.per_epoch, None, None, at,
+        return Progress(values, step, total, epoch, epochs, index, t.per_epoch, rate, left, at,
                         t.kind)  # fmt: skip
 
 
@@ -171,8 +187,8 @@ class ShapeCache:
             if state.epoch != carried:
                 return _FULL  # the line moved the epoch yet reported nothing: rare, read it
             return _Constant(line, found, state.evaluating)
-        if found.kind in ("tqdm", "table") or found.rate is not None or found.left is not None:
-            return _FULL
+        if found.kind == "table":
+            return _FULL  # a row's loss may be the sum of its parts: no one place holds it
         try:
             plan = _Plan(line, found, state)
         except (LookupError, ValueError, TypeError):
