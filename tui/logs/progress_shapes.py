@@ -18,7 +18,9 @@ from dataclasses import replace
 from tui.logs.progress_fields import clock, stamp
 from tui.logs.progress_line import Progress, StreamState, read_line
 
-_SHAPE = str.maketrans("123456789", "000000000")
+_SHAPE = bytes.maketrans(b"123456789", b"000000000")
+"""Digits to `0`, on the line's UTF-8 bytes: a bytes table is some twenty times faster than
+`str.translate` on a line with a bar's glyphs."""
 _CHECKS = 1
 """Lines of a shape read in full, and agreeing with its plan, before the plan is trusted."""
 _MAX_SHAPES = 4096
@@ -151,10 +153,14 @@ class ShapeCache:
     """Plans by shape for one stream (see the module's docstring)."""
 
     def __init__(self) -> None:
-        self._plans: dict[tuple[str, bool, bool], object] = {}
+        self._plans: dict[tuple[bytes, bool, bool], object] = {}
 
     def read(self, line: str, state: StreamState) -> Progress | None:
-        key = (line.translate(_SHAPE), state.evaluating, state.epoch is None)
+        key = (
+            line.encode("utf-8", "surrogatepass").translate(_SHAPE),
+            state.evaluating,
+            state.epoch is None,
+        )
         plan = self._plans.get(key)
         if plan is not None and plan is not _FULL and plan.checks >= _CHECKS and plan.fits(line):
             return plan.read(line, state)
