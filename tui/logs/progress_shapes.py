@@ -97,9 +97,9 @@ class _Plan:
             epoch = state.epoch = float(line[a:b])
         else:
             epoch = None
-        step = _count(line, self.step)
-        total = _count(line, self.total)
-        epochs = _count(line, self.epochs)
+        step = _count(line, self.step) if self.step else None
+        total = _count(line, self.total) if self.total else None
+        epochs = _count(line, self.epochs) if self.epochs else None
         index = None
         if self.index == "epoch" or (
             self.index == "ranged" and epoch is not None and epoch >= 1 and epoch.is_integer()
@@ -162,7 +162,8 @@ class ShapeCache:
             state.epoch is None,
         )
         plan = self._plans.get(key)
-        if plan is not None and plan is not _FULL and plan.checks >= _CHECKS and plan.fits(line):
+        trusted = plan is not None and plan is not _FULL and plan.checks >= _CHECKS
+        if trusted and (not plan.fixed or plan.fits(line)):
             return plan.read(line, state)
         carried = state.epoch
         found = read_line(line, state)
