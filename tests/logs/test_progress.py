@@ -277,3 +277,13 @@ def test_lines_of_a_known_shape_read_as_a_full_reading_would() -> None:
             for line in stream.lines:
                 text = vary(line.text) if rng.random() < 0.8 else line.text
                 assert reader.read(text) == read_line(text, state), (stream.key, text)
+
+
+def test_a_head_read_afterwards_keeps_each_points_epoch() -> None:
+    tail, head = ProgressTracker(), ProgressTracker()
+    head.feed(["{'loss': 2.0, 'epoch': 0.5, 'step': 10}", "step 15: loss 1.9"], now=0.0)
+    tail.feed(["{'loss': 1.5, 'epoch': 1.0, 'step': 20}"], now=0.0)
+    tail.prepend(head)
+    loss = tail.series["loss"]
+    assert list(loss.xs) == [10.0, 15.0, 20.0]
+    assert [loss.epoch_at(i) for i in range(3)] == [0.5, 0.5, 1.0]

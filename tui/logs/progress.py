@@ -219,10 +219,14 @@ class ProgressTracker:
         for name, older in head.series.items():
             mine = self.series.get(name)
             xs, ys = array("d", older.xs), array("d", older.ys)
+            es = _epochs_of(older)
             if mine is not None:
                 xs.extend(mine.xs)
                 ys.extend(mine.ys)
-            merged[name] = Series(name, xs, ys, self.source)
+                es.extend(_epochs_of(mine))
+            if all(math.isnan(e) for e in es):
+                es = array("d")
+            merged[name] = Series(name, xs, ys, self.source, es)
         for name, mine in self.series.items():
             merged.setdefault(name, mine)
         self.series = merged
@@ -288,6 +292,13 @@ class ProgressTracker:
         if t1 - t0 < 1.0 or s1 <= s0:
             return None
         return (s1 - s0) / (t1 - t0)
+
+
+def _epochs_of(series: Series) -> array:
+    """A series' epochs, one per point (NaN where none was known)."""
+    es = array("d", series.es)
+    es.extend([math.nan] * (len(series.ys) - len(es)))
+    return es
 
 
 def merge_series(*groups: dict[str, Series]) -> dict[str, Series]:
