@@ -35,6 +35,9 @@ def parse_line(line: str) -> Progress | None:
     return read_line(line)
 
 
+_has_digit = DIGIT.search
+
+
 class LineReader:
     """Reads one log stream's lines in order, remembering what earlier lines said: a table's
     header (column names printed once, then rows), an evaluation phase (`Test:` lines
@@ -42,7 +45,7 @@ class LineReader:
 
     def __init__(self) -> None:
         self.state = StreamState()
-        self._shapes = ShapeCache()
+        self._shaped = ShapeCache().read
 
     def read(self, line: str) -> Progress | None:
         """The progress `line` reports, or None."""
@@ -51,11 +54,11 @@ class LineReader:
             if len(line) > MAX_LINE:
                 return None
             if state.header is None:
-                if DIGIT.search(line) is None:
+                if _has_digit(line) is None:
                     return read_line(line, state)  # no number: at most a table's header
                 if not hinted(line):
                     return None  # most lines
-            return self._shapes.read(line, state)
+            return self._shaped(line, state)
         except (ValueError, OverflowError, RecursionError, MemoryError):
             return None  # junk that looked like a number or a dict: not progress
 
@@ -88,10 +91,11 @@ class Series:
         self.xs.append(x)
         self.ys.append(y)
         es = self.es
-        if epoch is not None or es:
-            if len(es) < len(self.ys) - 1:
-                es.extend([math.nan] * (len(self.ys) - 1 - len(es)))
+        if es:  # once a point had an epoch, every point has one (NaN: none known)
             es.append(math.nan if epoch is None else epoch)
+        elif epoch is not None:
+            es.extend([math.nan] * (len(self.ys) - 1))
+            es.append(epoch)
 
     def epoch_at(self, i: int) -> float | None:
         """The epoch of point `i`, when known."""
