@@ -49,6 +49,14 @@ if ! command -v tmux >/dev/null; then
     $SUDO apt-get update -qq && $SUDO apt-get install -y -qq tmux
 fi
 
+# --- Chromium (issue 30): tests/serve/ opens `dtrain-tui serve` in a real headless browser,
+# Debian's chromium driven by Playwright (from the test extra; it never downloads a browser).
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null; then
+    command -v apt-get >/dev/null || fail "Chromium is needed for tests/serve; install your distribution's chromium package"
+    SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium
+fi
+
 # --- Frameworks (issue 14): tests/backends/test_framework_runs.py rehearses every preset with its
 # real framework: the `frameworks` extra (Lightning, transformers + accelerate, DeepSpeed,
 # tensorflow-cpu; about 1.7 GB and a minute here), pinned beside torch 2.13.0 so pip keeps the CPU

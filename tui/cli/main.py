@@ -29,6 +29,8 @@ from tui.cli.inputs import (
 from tui.cli.jobs import LOG_BACKENDS, cmd_cancel, cmd_jobs, cmd_logs, cmd_submit
 from tui.cli.metrics import add_parser as add_metrics_parser
 from tui.cli.metrics import cmd_metrics
+from tui.cli.serve import add_parser as add_serve_parser
+from tui.cli.serve import cmd_serve
 
 
 class _Parser(argparse.ArgumentParser):
@@ -136,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_workspace(p)
     add_metrics_parser(sub, tuple(LOG_BACKENDS), add_workspace)
     add_doctor_parser(sub, tuple(LOG_BACKENDS), add_workspace)
+    add_serve_parser(sub)
     return parser
 
 
@@ -344,6 +347,7 @@ COMMANDS = {
     "logs": cmd_logs,
     "metrics": cmd_metrics,
     "doctor": cmd_doctor,
+    "serve": cmd_serve,
 }
 
 

@@ -1,0 +1,121 @@
+"""`dtrain-tui serve` in a real browser: the wizard from the framework step to the review, and a
+second tab with a wizard of its own.
+
+The server runs as a user would start it (`python -m tui serve --port N`, from an empty folder);
+Chromium opens the page and types; the screen's text is read from the page (see browser.py).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.serve.browser import CATCH_TERMINAL, chromium_path, wait_for
+
+FIRST_STEP = "What does your training script use"
+KEYS_TO_REVIEW = ["e", "Enter", "Control+n", "Control+n", "Control+n", "Control+n"]
+"""The README's quick-start keys up to the review: the example, then Next through each step."""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    """`dtrain-tui serve` started from an empty folder; yields the URL it printed."""
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tui", "serve", "--port", str(_free_port())],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    said: list[str] = []
+    url: list[str] = []
+    ready = threading.Event()
+
+    def read() -> None:
+        assert server.stdout is not None
+        for line in server.stdout:
+            said.append(line)
+            if found := re.search(r"open (http://\S+)", line):
+                url.append(found.group(1))
+                ready.set()
+        ready.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    try:
+        ready.wait(60)
+        assert url, f"dtrain-tui serve printed no URL to open; it said:\n{''.join(said)}"
+        yield url[0]
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+@pytest.fixture
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright is not installed: run `bash tests/setup.sh`")
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+        context = chromium.new_context(viewport={"width": 1400, "height": 900})
+        context.add_init_script(CATCH_TERMINAL)
+        try:
+            yield context
+        finally:
+            chromium.close()
+
+
+def test_the_printed_url_is_on_this_machine_only(served: str):
+    assert served.startswith("http://127.0.0.1:")
+
+
+def test_a_tab_goes_from_the_framework_step_to_the_review(served, browser, tmp_path: Path):
+    tab = browser.new_page()
+    tab.goto(served)
+    wait_for(tab, lambda s: FIRST_STEP in s, "the framework step")
+    tab.click("#terminal")
+    for key in KEYS_TO_REVIEW:
+        tab.keyboard.press(key)
+    review = wait_for(tab, lambda s: "The job command" in s, "the review's command")
+    shot = tmp_path / "review.png"
+    tab.screenshot(path=str(shot))
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    assert "5 Review" in review
+    assert "python train_ddp.py --epochs 3" in review
+    assert "WORLD_SIZE 4" in review
+
+    second = browser.new_page()  # the same URL, a wizard of its own, at its first step
+    second.goto(served)
+    first = wait_for(second, lambda s: FIRST_STEP in s, "the second tab's framework step")
+    assert "The job command" not in first
+    tab.bring_to_front()
+    assert "The job command" in wait_for(tab, lambda s: "The job command" in s, "tab 1's review")
+
+
+def test_a_non_local_host_needs_public_and_says_what_it_exposes():
+    done = subprocess.run(
+        [sys.executable, "-m", "tui", "serve", "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "--public" in done.stderr
+    assert "no sign-in" in done.stderr
+    assert "Azure ML with your credentials" in done.stderr
