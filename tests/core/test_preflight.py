@@ -48,16 +48,30 @@ def test_the_script_s_own_imports_decide_what_the_ranks_python_needs(tmp_path: P
 
 
 def test_a_missing_framework_is_a_blocking_problem_with_the_install_command(tmp_path: Path):
-    (tmp_path / "train.py").write_text("import horovod.torch as hvd\n")  # never installed here
-    spec = JobSpec(framework="horovod", code=str(tmp_path), sku=None, gpus_per_node=1, nodes=1)
+    (tmp_path / "train.py").write_text("import lightning as L\n")
+    spec = JobSpec(framework="lightning", code=str(tmp_path), sku=None, gpus_per_node=1, nodes=1)
     other = tmp_path / "bin" / "python"  # another environment's Python: the bare package
     other.parent.mkdir()
     other.symlink_to(sys.executable)
-    (problem,) = [f for f in check_local(local(spec), python=str(other)) if "horovod" in f.problem]
+    (problem,) = [
+        f for f in check_local(local(spec), python=str(other)) if "lightning" in f.problem
+    ]
     assert problem.blocking
-    assert problem.fix == f"{other} -m pip install horovod"
+    assert problem.fix == f"{other} -m pip install lightning"
     # This environment's Python: dtrain-tui's extra (from its source folder when editable).
-    assert install_command("horovod", sys.executable).endswith("[horovod]'")
+    assert install_command("lightning", sys.executable).endswith("[lightning]'")
+
+
+def test_horovod_has_no_extra_and_the_pre_flight_says_what_it_needs(tmp_path: Path):
+    # Horovod 0.28.1 from pip builds without its PyTorch ops beside torch 2.13: an extra that
+    # installs it would be a trap, so the fix names what a working Horovod needs.
+    (tmp_path / "train.py").write_text("import horovod.torch as hvd\n")  # never installed here
+    spec = JobSpec(framework="horovod", code=str(tmp_path), sku=None, gpus_per_node=1, nodes=1)
+    (problem,) = [f for f in check_local(local(spec)) if "horovod" in f.problem]
+    assert problem.blocking
+    for needed in ("torch < 2.1", "horovod==0.28.1", "HOROVOD_WITH_PYTORCH=1", "main branch"):
+        assert needed in problem.fix
+    assert "[horovod]" not in problem.fix
 
 
 def test_script_outside_or_missing_from_the_code_folder(tmp_path: Path):

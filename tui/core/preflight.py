@@ -129,6 +129,8 @@ def install_command(module: str, python: str, base: Path | None = None) -> str:
     """The command that installs `module` for `python`: dtrain-tui's extra when `python` is the
     one dtrain-tui runs in (editable: from its source folder), else the bare package."""
     package, extra = packages().get(module, (module, ""))
+    if " " in package:  # no pip line installs it: its framework says what it needs, in words
+        return package
     shown = _shown(python, base)
     # The same environment (not the same interpreter: every venv's python links to its base).
     if extra and Path(python).absolute().parent == Path(sys.executable).absolute().parent:

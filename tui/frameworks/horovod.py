@@ -24,7 +24,21 @@ class Horovod(Framework):
         )
     }
     distributions: ClassVar[dict[str, str]] = {"mpi": "MpiDistribution"}
-    packages = (Package("horovod", "horovod", "horovod"),)
+    packages = (
+        # No pip line installs a working Horovod beside torch 2.1 or later, so no extra of its
+        # own: the pre-flight's fix is this text as it is (README, "Every framework,
+        # rehearsed"); `torch` is the extra that gives what it builds against.
+        Package(
+            "horovod",
+            "Horovod built with its PyTorch ops, which no pip line gives beside torch 2.1 or "
+            "later: its last release, 0.28.1, compiles them as C++14 and builds only against "
+            "torch < 2.1 (`HOROVOD_WITH_PYTORCH=1 HOROVOD_WITH_MPI=1 pip install --no-cache-dir "
+            "horovod==0.28.1` beside torch 2.0, with cmake, g++ and an MPI's mpicc); newer "
+            "torch needs Horovod built from its main branch (C++17, unreleased); on Azure ML, "
+            "use an environment with Horovod built in",
+            "torch",
+        ),
+    )
     assumed_modules = ("horovod",)
     example = "horovod"
     # Horovod's last release does not build against torch 2.13 (README, "Every framework,
