@@ -7,6 +7,7 @@ azure-ai-ml itself refuses must still open here, or be refused in one line that 
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from functools import cache
 from pathlib import Path
@@ -176,3 +177,78 @@ def test_a_distribution_type_azure_ml_refuses_is_kept_and_warned_about():
     assert "fix: write `type: pytorch`" in warning
     ray = plan(_spec(_job("dist_job_ray_1.yml")))  # a type azure-ai-ml accepts: no warning
     assert not [w for w in ray.warnings if w.startswith("distribution.type:")]
+
+
+def _build_context(rest: dict) -> Path:
+    """The folder azure-ai-ml would send as the job's docker build context."""
+    return Path(rest["properties"]["environmentId"]["build"]["path"])
+
+
+def _export_elsewhere(path: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "elsewhere" / "deeper"
+    out.mkdir(parents=True)
+    again = out / path.name
+    again.write_text(to_yaml(plan(load_job_file(path)), out))
+    return again
+
+
+def test_an_environment_file_s_build_context_stays_its_own_folder(tmp_path, monkeypatch):
+    # gpu_perf's job names `file:./environments/azureml/env.yml`, whose `build: path: .` is
+    # resolved by azure-ai-ml against the environment file's folder, not the job's.
+    monkeypatch.chdir(tmp_path)
+    path = _job("single-step/gpu_perf/gpu_perf_job.yml")
+    context = (path.parent / "environments" / "azureml").resolve()
+    assert (context / "Dockerfile").is_file()
+    assert _build_context(rest_form(path)) == context
+    again = _export_elsewhere(path, tmp_path)
+    assert _data(again)["environment"].startswith("file:")
+    assert _build_context(rest_form(again)) == context
+    assert rest_form(again) == rest_form(path)
+
+
+def test_a_build_context_one_folder_up_from_the_environment_file(tmp_path, monkeypatch):
+    # The same real job and Dockerfile, its env.yml moved one folder down with `build: path: ..`
+    # (the `..` shape): still the Dockerfile's folder after export.
+    monkeypatch.chdir(tmp_path)
+    src = _job("single-step/gpu_perf/gpu_perf_job.yml").parent
+    copy = tmp_path / "gpu_perf"
+    shutil.copytree(src, copy)
+    env_dir = copy / "environments" / "azureml"
+    (env_dir / "conf").mkdir()
+    env = yaml.safe_load((env_dir / "env.yml").read_text())
+    (env_dir / "env.yml").unlink()
+    (env_dir / "conf" / "env.yml").write_text(yaml.safe_dump(env | {"build": {"path": ".."}}))
+    job = copy / "gpu_perf_job.yml"
+    job.write_text(
+        job.read_text().replace(
+            "file:./environments/azureml/env.yml", "file:./environments/azureml/conf/env.yml"
+        )
+    )
+    assert _build_context(rest_form(job)) == env_dir.resolve()
+    again = _export_elsewhere(job, tmp_path)
+    assert _build_context(rest_form(again)) == env_dir.resolve()
+    assert rest_form(again) == rest_form(job)
+
+
+@pytest.mark.parametrize("size", ["3100M", "1000G", "3100m"])
+def test_shm_size_in_either_case_is_accepted_and_sent_as_written(size, tmp_path, monkeypatch):
+    # Docker and azure-ai-ml take the unit in either case; the real Bert-Pretrain job writes
+    # `shm_size: 3100m`, and this is it with the unit as others write it.
+    monkeypatch.chdir(tmp_path)
+    src = _job("Bert-Pretrain/AML-DeepSpeed-submit.yml")
+    copy = tmp_path / "Bert-Pretrain"
+    shutil.copytree(src.parent, copy)
+    job = copy / src.name
+    text = job.read_text()
+    assert "shm_size: 3100m" in text
+    job.write_text(
+        text.replace("shm_size: 3100m", f"shm_size: {size}").replace(
+            "compute: <Enter the name of your compute here>", "compute: azureml:gpu-cluster"
+        )
+    )
+    spec = load_job_file(job)
+    assert spec.shm_size == size
+    again = _export_elsewhere(job, tmp_path)
+    assert _data(again)["resources"]["shm_size"] == size
+    assert rest_form(job)["properties"]["resources"]["shmSize"] == size
+    assert rest_form(again) == rest_form(job)

@@ -63,7 +63,7 @@ MAX_NODES = 4000
 MAX_PROCESSES_PER_NODE = 1792
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmg]\Z")
+_SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmgBKMG]\Z")  # Docker and azure-ai-ml take either case
 
 
 _NODES_WHY = (
