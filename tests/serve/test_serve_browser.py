@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,6 +107,33 @@ def test_a_tab_goes_from_the_framework_step_to_the_review(served, browser, tmp_p
     assert "The job command" not in first
     tab.bring_to_front()
     assert "The job command" in wait_for(tab, lambda s: "The job command" in s, "tab 1's review")
+
+
+@pytest.mark.slow
+def test_a_job_keeps_running_when_its_tab_closes(served, browser):
+    tab = browser.new_page()
+    tab.goto(served)
+    wait_for(tab, lambda s: FIRST_STEP in s, "the framework step")
+    tab.click("#terminal")
+    for key in [*KEYS_TO_REVIEW, "Control+n"]:
+        tab.keyboard.press(key)
+    wait_for(tab, lambda s: "Where should it run?" in s, "the submit dialog")
+    tab.keyboard.press("Enter")  # this machine, the dialog's first choice
+    job_screen = wait_for(tab, lambda s: re.search(r"local job \S+", s), "the job screen")
+    name = re.search(r"local job (\S+)", job_screen).group(1)
+    tab.close()  # textual-serve ends that tab's app at once: no quit question
+
+    line = ""
+    deadline = time.monotonic() + 300  # a ceiling for a 2 x 2 rehearsal on a busy machine
+    while time.monotonic() < deadline:
+        listed = subprocess.run(
+            [sys.executable, "-m", "tui", "jobs"], capture_output=True, text=True, timeout=60
+        ).stdout
+        line = next((row for row in listed.splitlines() if row.startswith(name)), "")
+        if re.search(r"Completed|Failed|Canceled", line):
+            break
+        time.sleep(1)
+    assert "Completed" in line, f"the job after its tab closed: {line or listed}"
 
 
 def test_a_non_local_host_needs_public_and_says_what_it_exposes():

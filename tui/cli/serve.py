@@ -1,9 +1,10 @@
 """`dtrain-tui serve`: the same wizard in a browser, through textual-serve.
 
-Each browser tab that opens the page starts its own `dtrain-tui` process (textual-serve runs the
-command once per websocket), so two tabs are two wizards. Closing a tab quits that process the
-way quitting the terminal app does: jobs it submitted keep running, and `dtrain-tui jobs` or a
-new tab finds them.
+Each browser tab that opens the page starts its own wizard process (textual-serve runs the
+command once per websocket), so two tabs are two wizards. Closing a tab ends that process at
+once, with no one to answer the terminal app's "keep it running?" question, so a served wizard
+starts its local jobs detached from itself: they keep running, as the question's default would
+have them, and `dtrain-tui jobs`, `dtrain-tui logs NAME` or a new tab finds them.
 
 The server has no sign-in. Whoever reaches the page drives the wizard as the user who started
 it, so it listens on the loopback address unless `--public` says otherwise.
@@ -27,6 +28,23 @@ EXPOSES = (
     "to Azure ML with your credentials"
 )
 """What a non-local `--host` hands out, said before it is allowed and again when it starts."""
+
+
+SERVED_APP = "from tui.cli.serve import served_app; served_app()"
+"""What textual-serve runs for each tab."""
+
+
+def served_app() -> None:
+    """One tab's wizard: the usual app, its local jobs not tied to its process (a closed tab
+    would otherwise cancel them, as a killed terminal app does)."""
+    from functools import partial
+
+    from tui.app import DtrainApp, default_backends
+
+    backends = default_backends()
+    if "local" in backends:
+        backends["local"] = partial(backends["local"], detach=True)
+    DtrainApp(backends=backends).run()
 
 
 def add_parser(sub) -> None:
@@ -105,7 +123,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
-    command = shlex.join([sys.executable, "-m", "tui"])
+    command = shlex.join([sys.executable, "-c", SERVED_APP])
     server = WizardServer(command, host=args.host, port=args.port, title="dtrain-tui")
     try:
         server.serve()
