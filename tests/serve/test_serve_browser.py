@@ -136,6 +136,23 @@ def test_a_job_keeps_running_when_its_tab_closes(served, browser):
     assert "Completed" in line, f"the job after its tab closed: {line or listed}"
 
 
+def test_a_port_in_use_is_one_line_and_no_url():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "tui", "serve", "--port", str(port)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert "http://" not in done.stdout
+    assert f"cannot listen on 127.0.0.1:{port}" in done.stderr
+    assert "choose another with --port" in done.stderr
+
+
 def test_a_non_local_host_needs_public_and_says_what_it_exposes():
     done = subprocess.run(
         [sys.executable, "-m", "tui", "serve", "--host", "0.0.0.0"],
@@ -147,3 +164,23 @@ def test_a_non_local_host_needs_public_and_says_what_it_exposes():
     assert "--public" in done.stderr
     assert "no sign-in" in done.stderr
     assert "Azure ML with your credentials" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("10.1.2.3", False),
+        ("myhost.example", False),
+    ],
+)
+def test_which_hosts_are_this_machine_only(host, local):
+    from tui.cli.serve import is_loopback
+
+    assert is_loopback(host) is local

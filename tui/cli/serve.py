@@ -126,6 +126,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     command = shlex.join([sys.executable, "-c", SERVED_APP])
     server = WizardServer(command, host=args.host, port=args.port, title="dtrain-tui")
     try:
+        _try_bind(args.host, args.port)  # before the URL is printed (aiohttp binds after that)
         server.serve()
     except OSError as err:  # the port is taken, or the address is not this machine's
         raise CliError(
@@ -133,3 +134,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             "choose another with --port or --host"
         ) from None
     return 0
+
+
+def _try_bind(host: str, port: int) -> None:
+    """Raise the OSError that listening on host:port would raise now, as aiohttp binds."""
+    for family, kind, proto, _, address in socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    ):
+        with socket.socket(family, kind, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            s.bind(address)
