@@ -73,7 +73,10 @@ def browser():
     except ImportError:
         pytest.fail("Playwright is not installed: run `bash tests/setup.sh`")
     with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
+        chromium = p.chromium.launch(
+            executable_path=chromium_path(),
+            args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-crash-reporter"],
+        )
         context = chromium.new_context(viewport={"width": 1400, "height": 900})
         context.add_init_script(CATCH_TERMINAL)
         try:
