@@ -23,7 +23,7 @@ from textual.message import Message
 from textual.widgets import Footer, Header, Input, Label, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from screens.job_head import fill_head, tail_start
+from screens.job_head import fill_head, head_progress, tail_start
 from screens.job_keys import JobKeys
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
 from screens.job_ranks import JobRanks
@@ -31,6 +31,7 @@ from screens.job_status import STATE_COLOR, clock, job_line, log_line
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, rank_logs
+from tui.logs.sources import FileSource
 from widgets.log_view import LogView
 from widgets.metrics_chart import MetricsPane
 from widgets.rank_strip import RankStrip
@@ -273,7 +274,10 @@ class JobScreen(JobKeys):
             follower = self.follower = LogFollower(
                 follower.source, done=self._done, timing=self.timing, offset=start
             )
-            self._fill_head(follower.source, start, generation)
+            if isinstance(follower.source, FileSource):
+                self._open_head(follower.source.path, start, generation)
+            else:
+                self._fill_head(follower.source, start, generation)
         async with aclosing(follower.updates()) as updates:
             async for update in updates:
                 if generation != self._generation:
@@ -296,6 +300,32 @@ class JobScreen(JobKeys):
                 # draw and take keys between batches.
                 await asyncio.sleep(0)
         self.show_status()
+
+    def _open_head(self, path: Path, end: int, generation: int) -> None:
+        """A log on this machine: the view indexes the part before the tail where it lies."""
+        self.head_fill = (0, end)
+
+        def progress(done: int) -> None:
+            if generation == self._generation and self.head_fill is not None:
+                self.head_fill = None if done >= end else (done, end)
+                if self.head_fill is None:
+                    self.show_status()
+
+        self.query_one(LogView).open_head(path, end, progress)
+        self._chart_head(path, end, generation)
+
+    @work(thread=True, exclusive=True, group="job-head", exit_on_error=False)
+    def _chart_head(self, path: Path, end: int, generation: int) -> None:
+        try:
+            tracker = head_progress(path, end)
+        except OSError:
+            return
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self._charted_head, tracker, generation)
+
+    def _charted_head(self, tracker, generation: int) -> None:
+        if generation == self._generation:
+            self.metrics.head_read(tracker)
 
     @work(exclusive=True, group="job-head", exit_on_error=False)
     async def _fill_head(self, source: LogSource, end: int, generation: int) -> None:

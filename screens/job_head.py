@@ -6,7 +6,8 @@ locally, `Range: bytes=-65536` on a blob) at a line boundary, and the follower s
 so the last screen is drawn at once. `fill_head()` then reads everything before that boundary
 into a store of its own, on the event loop in 1 MB reads with the line work in a thread, and
 the log view takes it as its head when it is complete (search, filter, save and the chart then
-cover the whole log).
+cover the whole log). A log on this machine is not read through at all: the view indexes it
+where it lies (`LogView.open_head`), and `head_progress()` samples it for the chart.
 """
 
 from __future__ import annotations
@@ -76,6 +77,22 @@ async def fill_head(
         store.close()
         raise
     return store, tracker
+
+
+def head_progress(path: Path, end: int, pieces: int = 256) -> ProgressTracker:
+    """The training progress in bytes 0..`end` of a log file, for the chart: all of a head up
+    to `PARSED_HEAD` bytes, else that many in `pieces` evenly spaced reads (whole lines only)."""
+    tracker = ProgressTracker("log")
+    step = PARSED_HEAD // pieces
+    spots = [0] if end <= PARSED_HEAD else [end * i // pieces for i in range(pieces)]
+    with path.open("rb") as f:
+        for offset in spots:
+            f.seek(offset)
+            data = f.read(end - offset if end <= PARSED_HEAD else min(step, end - offset))
+            if offset:
+                data = data[data.find(b"\n") + 1 :]  # from the first whole line
+            tracker.feed(LineAssembler().feed(data[: data.rfind(b"\n") + 1]), now=0.0)
+    return tracker
 
 
 def _take(store: LogStore, tracker: ProgressTracker, lines: list[str], every: int) -> None:

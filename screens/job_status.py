@@ -72,7 +72,7 @@ def log_line(
     """The log on display (`title`): what the follower read, and what the view shows of it."""
     parts = [
         f"[b]{escape(title)}[/b]",
-        f"{_size(state.bytes_received)} · {state.lines:,} lines",
+        f"{_size(state.bytes_received)} · {view.line_count:,} lines",
     ]
     age = state.seconds_since_data()
     if age is not None and not ended:
@@ -90,6 +90,8 @@ def log_line(
     if view.search_query:
         count = view.match_count
         where = f"{view.match_number or '-'}/{count}" if count is not None else "searching…"
+        if count is None and (done := view.search_progress):
+            where += f" {100 * done:.0f}%"
         parts.append(f"/{escape(view.search_query)} {where}")
     if view.filter_query:
         parts.append(f"&{escape(view.filter_query)}: {view.shown_count:,} lines")

@@ -12,6 +12,7 @@ are drawn (a Line-API `ScrollView`), each painted once per look (`log_paint`) an
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.segment import Segment
@@ -55,6 +56,7 @@ class LogRows(ScrollView):
         self._styles: dict[str, Style] = {}
         self._auto_scroll = False
         self._rows: list[tuple[int, int]] | None = None  # the layout of the frame being drawn
+        self._head_progress: Callable[[int], None] | None = None  # told as the head is indexed
 
     @property
     def shown_count(self) -> int:

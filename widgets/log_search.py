@@ -8,12 +8,16 @@ the counts are final. Lines that arrive meanwhile are matched as they are append
 
 from __future__ import annotations
 
+import time
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable
 
 from textual import work
 from textual.message import Message
+from textual.worker import get_current_worker
 
+from widgets.log_head import scan_head
 from widgets.log_rows import LogRows
 from widgets.log_store import LineSet, LogStore
 
@@ -132,10 +136,28 @@ class LogSearch(LogRows):
         self.go_to_line(self._store.error_starts[0])
         return True
 
+    @property
+    def search_progress(self) -> float | None:
+        """How much of the log the search has read, 0 to 1 (None when it is not running)."""
+        found = self._store.search
+        return None if found is None or found.complete else found.progress
+
     def _scan(self, found: LineSet, then: Callable[[], None]) -> None:
         store = self._store
         store.flush()
-        if store.size <= SYNC_SCAN_BYTES:
+        head = store.head
+        if head is not None and head.done and head.end + store.size <= SYNC_SCAN_BYTES:
+            numbers, matches = array("Q"), found.pattern.search
+            scan_head(head, found.query, lambda t: bool(matches(t)), lambda n, _: numbers.extend(n))
+            shift = store.head_lines
+            found.scanned(
+                numbers + array("Q", (n + shift for n in store.scan(found.pattern, store.size)))
+            )
+            then()
+            self.post_message(self.Scanned())
+        elif head is not None:
+            self._scan_head(store, found, store.size, then)
+        elif store.size <= SYNC_SCAN_BYTES:
             found.scanned(store.scan(found.pattern, store.size))
             then()
             self.post_message(self.Scanned())
@@ -158,6 +180,73 @@ class LogSearch(LogRows):
         found.scanned(result)
         self._generation += 1
         then()
+        self.post_message(self.Scanned())
+
+    # ---- a log with a head (log_head.py): its bytes searched as they lie -------------------
+
+    @work(thread=True, group="log-scan", exit_on_error=False)
+    def _scan_head(
+        self, store: LogStore, found: LineSet, size: int, then: Callable[[], None]
+    ) -> None:
+        """Search the head's bytes (each read's matches shown as they are found), wait for the
+        index to number them all, then the spool's first `size` bytes."""
+        worker = get_current_worker()
+        head = store.head
+        assert head is not None
+
+        def stop() -> bool:
+            return worker.is_cancelled or store.closed or found not in (store.search, store.filter)
+
+        def deliver(numbers: array, done: int) -> None:
+            found.progress = done / max(1, head.end)
+            if numbers:
+                self.app.call_from_thread(self._head_matches, store, found, numbers)
+
+        try:
+            matches = found.pattern.search
+            scan_head(head, found.query, lambda text: bool(matches(text)), deliver, stop)
+            while not stop() and not head.done:
+                time.sleep(0.02)  # the matches are numbered; the spool's come after the head
+            if stop():
+                return
+            result = store.scan(found.pattern, size)
+            self.app.call_from_thread(self._head_scanned, store, found, result, then)
+        except (OSError, RuntimeError):
+            return  # the spool went away, or the app is closing
+
+    def _head_matches(self, store: LogStore, found: LineSet, numbers: array) -> None:
+        if store is self._store and found in (store.search, store.filter):
+            found.held.extend(numbers)
+            self._release_held()
+
+    def _release_held(self) -> None:
+        """Move the head's matches the index has reached into their line sets."""
+        store = self._store
+        for found in (store.search, store.filter):
+            if found is None or not found.held:
+                continue
+            k = bisect_left(found.held, store.head_lines)
+            if not k:
+                continue
+            found.lines.extend(found.held[:k])
+            del found.held[:k]
+            self._generation += 1
+            if found is store.filter:
+                self._update_virtual_size()
+            elif self._match is None:
+                self.next_match(True)  # the first hit, as soon as it is found
+            self.refresh()
+
+    def _head_scanned(self, store: LogStore, found: LineSet, result: array, then) -> None:
+        if store is not self._store or found not in (store.search, store.filter):
+            return
+        self._release_held()
+        shift = store.head_lines
+        found.scanned(found.lines + array("Q", (n + shift for n in result)))
+        self._generation += 1
+        if found is store.filter or self._match is None:
+            then()
+        self.refresh()
         self.post_message(self.Scanned())
 
     def _match_column(self, line: int) -> int:

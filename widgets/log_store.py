@@ -22,8 +22,12 @@ from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tui.core.dirs import cache_dir
+
+if TYPE_CHECKING:
+    from widgets.log_head import LogHead
 
 BLOCK = 256
 """Lines per spool index entry: 10M lines cost a 312 KB index and a read of ~25 KB per block."""
@@ -122,6 +126,10 @@ class LineSet:
         self.complete = False
         """False while the spool is still being scanned (lines arriving meanwhile are kept)."""
         self._pending = array("Q")
+        self.held = array("Q")
+        """Matches in the log's head past its index so far; they join `lines` as it grows."""
+        self.progress = 0.0
+        """How much of the head has been searched, 0 to 1, while not `complete`."""
 
     def add(self, numbers: Sequence[int]) -> None:
         (self.lines if self.complete else self._pending).extend(numbers)
@@ -157,6 +165,10 @@ class LogStore:
         self._dirty = False
         self._blocks: OrderedDict[int, list[str]] = OrderedDict()
         self._scanner = ErrorScanner()
+        self.head: LogHead | None = None
+        """The log before the first spooled line, read where it lies (`attach_head`)."""
+        self.head_lines = 0
+        """Lines of the head indexed so far: the spool's lines are numbered after them."""
         self.closed = False
         """True once `close()` deleted the spool."""
         folder = directory or spool_dir()
@@ -183,7 +195,7 @@ class LogStore:
         """Add a batch: spool it (in block-aligned pieces), mark errors and matches."""
         if not lines:
             return
-        start = self.count
+        start, shift = self.count - self.head_lines, self.head_lines  # spool-own numbers
         pos, n = 0, len(lines)
         while pos < n:
             number = start + pos
@@ -196,10 +208,11 @@ class LogStore:
             self._file.write(data)
             self._size += len(data)
             if self._scanner.mode is not None or _has_trigger(text):
-                self._mark_errors(piece, number)
+                self._mark_errors(piece, shift + number)
             for found in (self.search, self.filter):
                 if found is not None and found.pattern.search(text):
-                    found.add([number + i for i, s in enumerate(piece) if found.pattern.search(s)])
+                    first = shift + number
+                    found.add([first + i for i, s in enumerate(piece) if found.pattern.search(s)])
             pos = end
         self._dirty = True
         self.count += n
@@ -228,6 +241,11 @@ class LogStore:
         """Line `number` (0-based), from memory or from the spool."""
         if number >= self._first:
             return self._lines[number - self._first]
+        if number < self.head_lines and self.head is not None:
+            text = self.head.line(number)
+            self.max_width = max(self.max_width, len(text))
+            return text
+        number -= self.head_lines
         block = self._block(number // BLOCK)
         return block[number % BLOCK]
 
@@ -237,6 +255,32 @@ class LogStore:
         if i < 0 or number >= self.error_ends[i]:
             return PLAIN
         return ERROR_START if self.error_starts[i] == number else ERROR_BODY
+
+    # ---- the head: the log before the spool, indexed in bulk (log_head.py) -----------------
+
+    def attach_head(self, head: LogHead) -> None:
+        """Put `head` before the spooled lines; its lines count as `head_grew` reports them."""
+        self.head = head
+
+    def head_grew(self, lines: int) -> None:
+        """The head's index gained `lines` lines: they come before the spooled ones, so every
+        line number past the old head moves on by that much."""
+        old = self.head_lines
+        self.head_lines += lines
+        self.count += lines
+        self._first += lines
+        self.error_starts = _shifted(self.error_starts, old, lines)
+        self.error_ends = _shifted(self.error_ends, old + 1, lines)
+        for found in (self.search, self.filter):
+            if found is not None:
+                found.lines = _shifted(found.lines, old, lines)
+                found._pending = _shifted(found._pending, old, lines)
+
+    def head_errors(self, starts: Sequence[int], ends: Sequence[int]) -> None:
+        """Errors found in the head (numbers below `head_lines`), before the spool's."""
+        i = bisect_right(self.error_starts, starts[0] - 1) if starts else 0
+        self.error_starts[i:i] = array("Q", starts)
+        self.error_ends[i:i] = array("Q", ends)
 
     def _block(self, b: int) -> list[str]:
         cached = self._blocks.get(b)
@@ -289,7 +333,11 @@ class LogStore:
         Safe in a thread while lines arrive (call `flush()` first and pass `size` as it was).
         """
         with self.path.open("rb") as src, Path(path).open("wb") as dst:
+            head = self.head  # the log before the spool, as it lies on disk
+            for offset in range(0, head.end if head else 0, SCAN_CHUNK):
+                dst.write(head.read(offset, min(SCAN_CHUNK, head.end - offset)))
             remaining = size
+            size += head.end if head else 0
             while remaining > 0:
                 chunk = src.read(min(SCAN_CHUNK, remaining))
                 if not chunk:
@@ -309,8 +357,18 @@ class LogStore:
                 f.close()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
+        if self.head is not None:
+            self.head.close()
         self._lines, self._blocks = [], OrderedDict()
         self.closed = True
+
+
+def _shifted(numbers: array, at: int, by: int) -> array:
+    """`numbers` (sorted) with those from `at` on moved on by `by`."""
+    if not by or not numbers or numbers[-1] < at:
+        return numbers
+    i = bisect_right(numbers, at - 1)
+    return numbers[:i] + array("Q", (n + by for n in numbers[i:]))
 
 
 def _has_trigger(text: str) -> bool:

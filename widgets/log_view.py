@@ -12,14 +12,22 @@ following the newest line, wrap, and its keys.
 
 from __future__ import annotations
 
+import time
+from array import array
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
+from textual import work
 from textual.binding import Binding
+from textual.worker import get_current_worker
 
+from widgets.log_head import LogHead, find_errors, index_head
 from widgets.log_search import LogSearch
 from widgets.log_store import BLOCK, LogStore
+
+HEAD_BATCH = 0.05
+"""Seconds between the index's hand-overs to the view (the first comes at once)."""
 
 _STYLES = ("error", "error-start", "match", "current", "partial", "gutter")
 
@@ -78,6 +86,7 @@ class LogView(LogSearch, can_focus=True):
 
     def clear(self) -> None:
         """Forget everything (a new log): a fresh spool, follow on, no search or filter."""
+        self.workers.cancel_group(self, "log-head")
         self._store.close()
         self._store = LogStore(self._window, self._spool_dir)
         self._partial = ""
@@ -114,6 +123,81 @@ class LogView(LogSearch, can_focus=True):
         if search:
             self.search(search)
         return shift
+
+    def open_head(
+        self, path: Path, end: int, progress: Callable[[int], None] | None = None
+    ) -> None:
+        """Put bytes 0..`end` of the file at `path` (`end` a line boundary: where the lines
+        appended so far begin) in front, read where they lie. Line 1 is there at once; the rest
+        as the index reaches it (`progress(bytes)` each time), the lines shown staying put.
+        A search or filter runs again over the whole log."""
+        store = self._store
+        store.attach_head(LogHead(path, end))
+        self._head_progress = progress
+        self._index_head(store)
+        if self.filter_query:
+            self.set_filter(self.filter_query)
+        if self.search_query:
+            self.search(self.search_query)
+
+    @work(thread=True, group="log-head", exit_on_error=False)
+    def _index_head(self, store: LogStore) -> None:
+        worker, head = get_current_worker(), store.head
+        assert head is not None
+        starts, numbers = array("Q"), array("Q")
+        handed = 0.0
+
+        def stop() -> bool:
+            return worker.is_cancelled or store.closed
+
+        def deliver(new_starts: array, new_numbers: array) -> None:
+            nonlocal starts, numbers, handed
+            starts.extend(new_starts)
+            numbers.extend(new_numbers)
+            now = time.monotonic()
+            if now - handed >= HEAD_BATCH or starts[-1] >= head.end:
+                self.app.call_from_thread(self._head_grew, store, starts, numbers)
+                starts, numbers, handed = array("Q"), array("Q"), now
+
+        def errors(found: array, ends: array) -> None:
+            self.app.call_from_thread(self._head_errors, store, found, ends)
+
+        try:
+            index_head(head, deliver, stop)
+            find_errors(head, errors, stop)
+        except RuntimeError:
+            return  # the app is closing
+
+    def _head_grew(self, store: LogStore, starts: array, numbers: array) -> None:
+        head = store.head
+        if store is not self._store or head is None:
+            return
+        old = store.head_lines
+        top = None if self.follow else self.scroll_y
+        store.head_grew(head.take(starts, numbers))
+        self._generation += 1  # line numbers past the head moved on
+        self._update_virtual_size()  # first: a jump to a match is clamped to the old size
+        self._release_held()
+        if self.follow:
+            self._scroll_to_end()
+        elif top and top >= old:  # (at row 0 before the head came: Home, line 1 wanted)
+            self._scroll_y_to(top + store.head_lines - old)  # the same lines stay on screen
+        self.refresh()
+        if self._head_progress is not None:
+            self._head_progress(head.indexed)
+
+    def _head_errors(self, store: LogStore, starts: array, ends: array) -> None:
+        if store is self._store:
+            store.head_errors(starts, ends)
+            self._error = None
+            self._generation += 1
+            self.refresh()
+
+    @property
+    def head_progress(self) -> tuple[int, int] | None:
+        """(bytes indexed, bytes) of the head while its index is being built."""
+        head = self._store.head
+        return None if head is None or head.done else (head.indexed, head.end)
 
     def saver(self) -> Callable[[Path], int]:
         """A function that writes the whole log so far to a path (safe to run in a thread)."""
