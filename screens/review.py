@@ -125,8 +125,11 @@ class ReviewStep(WizardStep):
         dark = self.app.current_theme.dark
         framework = registry.get(p.spec.framework)
         words = _framework_words(framework)
+        worded: dict[str, dict] = self.__dict__.setdefault("_worded", {})  # shown per tab
         for tab_id, (title, _, caption) in TABS.items():
-            if "{" in title:
+            # Only when the framework changed them: a new label or caption costs a layout.
+            if "{" in title and worded.get(tab_id) != words:
+                worded[tab_id] = words
                 tabs.get_tab(tab_id).label = title.format(**words)
                 self.query_one(f"#{tab_id}-caption", Static).update(
                     explained(caption.format(**words))
