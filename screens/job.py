@@ -310,9 +310,10 @@ class JobScreen(JobKeys):
                 self.head_fill = None if done >= end else (done, end)
                 if self.head_fill is None:
                     self.show_status()
+                    # After the index, not beside it: parsing for the chart holds the GIL.
+                    self._chart_head(path, end, generation)
 
         self.query_one(LogView).open_head(path, end, progress)
-        self._chart_head(path, end, generation)
 
     @work(thread=True, exclusive=True, group="job-head", exit_on_error=False)
     def _chart_head(self, path: Path, end: int, generation: int) -> None:
