@@ -28,6 +28,7 @@ class FrameworkStep(WizardStep):
     BINDINGS: ClassVar = [
         *WizardStep.BINDINGS,
         Binding("e", "examples", "Examples"),
+        Binding("o", "app.jobs", "Jobs"),
     ]
 
     def form(self) -> ComposeResult:

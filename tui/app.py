@@ -73,9 +73,11 @@ class DtrainApp(OrderedKeys):
         backends: dict[str, Callable[[], Any]] | None = None,
         export_path: Path | None = None,
         job: tuple[Any, JobHandle, str | None] | None = None,
+        jobs_list: bool = False,
     ) -> None:
         super().__init__()
         self._job = job  # (backend, handle, log): open on that job's screen (`dtrain-tui logs`)
+        self._jobs_list = jobs_list  # open on the jobs list (`dtrain-tui jobs`)
         if spec is not None:
             self.set_reactive(DtrainApp.spec, spec)
         self._start_at_review = review
@@ -91,6 +93,10 @@ class DtrainApp(OrderedKeys):
 
             backend, handle, log = self._job
             return JobScreen(backend, handle, log=log)
+        if self._jobs_list:
+            from screens.jobs import JobsScreen
+
+            return JobsScreen()
         return FrameworkStep()
 
     def on_mount(self) -> None:
@@ -251,6 +257,16 @@ class DtrainApp(OrderedKeys):
         if preflight is not None:
             yield from preflight(self.current_plan("azureml"))
 
+    def action_jobs(self) -> None:
+        """The jobs list: every job here and on Azure ML (back to it where it is open)."""
+        from screens.jobs import JobsScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, JobsScreen):
+                screen.pop_until_active()
+                return
+        self.push_screen(JobsScreen())
+
     def action_attach(self) -> None:
         """Pick a recent Azure ML job and open it on the job screen."""
         factory = self.backends.get("azureml")
@@ -409,6 +425,12 @@ def _one_azure_backend() -> Callable[[], Any]:
 
 def run(spec: JobSpec | None = None, review: bool = False, export_path: Path | None = None) -> int:
     DtrainApp(spec, review=review, export_path=export_path).run()
+    return 0
+
+
+def run_jobs(backends: dict[str, Callable[[], Any]] | None = None) -> int:
+    """`dtrain-tui jobs` on a terminal: the app on the jobs list; escape quits."""
+    DtrainApp(backends=backends, jobs_list=True).run()
     return 0
 
 

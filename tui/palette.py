@@ -24,6 +24,7 @@ class WizardCommands(Provider):
         out += [
             ("Export job (YAML / Python / JSON)", app.action_export, "write the job to a file"),
             ("Save as preset", app.action_save_preset, "keep these answers for next time"),
+            ("Jobs", app.action_jobs, "every job here and on Azure ML: open, doctor, cancel"),
             ("Help", app.action_help, "keys and glossary"),
         ]
         presets, _ = load_presets()

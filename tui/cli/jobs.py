@@ -118,6 +118,10 @@ def _follow(backend, job, log: Path) -> int:
 def cmd_jobs(args: argparse.Namespace) -> int:
     from tui.backends.local import LocalBackend
 
+    if sys.stdout.isatty() and not getattr(args, "no_ui", False):
+        from tui.app import run_jobs
+
+        return run_jobs(_jobs_backends(args))  # the jobs list: here and Azure ML together
     if args.target == "azureml":
         from tui.cli.azure import jobs
 
@@ -141,6 +145,25 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     for row in rows:
         print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)), row[4])
     return 0
+
+
+def _jobs_backends(args: argparse.Namespace) -> dict[str, Callable[[], Any]]:
+    """The jobs list's backends: this machine's, and the workspace the flags (else the
+    environment or config.json) name when azure-ai-ml is installed; each made once."""
+    from tui.app import default_backends
+
+    backends = default_backends()
+    backends["local"] = _local_backend
+    if "azureml" in backends:
+        made: list[Any] = []
+
+        def azure() -> Any:
+            if not made:
+                made.append(_azure_backend(args))
+            return made[0]
+
+        backends["azureml"] = azure
+    return backends
 
 
 def cmd_cancel(args: argparse.Namespace) -> int:

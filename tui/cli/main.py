@@ -111,7 +111,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="idle minutes before its nodes scale down to 0 (default 30)",
     )
     add_workspace(p)
-    p = sub.add_parser("jobs", help="list jobs and their status (local, or --target azure)")
+    p = sub.add_parser(
+        "jobs",
+        help="every job, here and on Azure ML, live on a terminal; a table when piped "
+        "(local, or --target azure)",
+    )
+    p.add_argument("--no-ui", action="store_true", help="print the table even on a terminal")
     add_workspace(p, target=True)
     p = sub.add_parser("cancel", help="stop a job (local: and every process it started)")
     p.add_argument("name", metavar="NAME", help="the job's name (`dtrain-tui jobs` lists them)")

@@ -1,0 +1,81 @@
+"""`DoctorScreen`: the doctor's answer for one job — who failed first, why, the line, the fix.
+
+The jobs list opens it with `d`. The logs are read in an async worker (`jobs_rows.diagnosis`);
+a diagnosis the list already has is shown at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.markup import escape
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+from screens.jobs_rows import JobRow, diagnosis
+
+
+class DoctorScreen(ModalScreen[Any]):
+    """Dismisses with the `Diagnosis` (None if it could not be made) so the list keeps it."""
+
+    DEFAULT_CSS = """
+    DoctorScreen { align: center middle; }
+    DoctorScreen > Vertical {
+        width: 90%; max-width: 110; height: auto; max-height: 90%; padding: 1 2;
+        border: thick $primary; background: $surface;
+    }
+    DoctorScreen .question { text-style: bold; color: $primary; }
+    DoctorScreen VerticalScroll { height: auto; max-height: 30; margin-top: 1; }
+    DoctorScreen #doctor-text.-error { color: $error; }
+    DoctorScreen .hint { color: $text-muted; margin-top: 1; }
+    """
+    BINDINGS: ClassVar = [Binding("escape,q,d,enter", "close", "Close")]
+
+    def __init__(self, row: JobRow, known: Any = None) -> None:
+        super().__init__()
+        self.row = row
+        self.result = known
+        """The diagnosis once made."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(f"Doctor: {escape(self.row.handle.name)}", classes="question")
+            with VerticalScroll():
+                yield Static(
+                    f"Reading every log of {escape(self.row.handle.name)}…", id="doctor-text"
+                )
+            yield Static("escape: close", classes="hint")
+
+    def on_mount(self) -> None:
+        if self.result is not None:
+            self._show(self.result)
+        else:
+            self.run_worker(self._diagnose(), group="doctor", exclusive=True, exit_on_error=False)
+
+    async def _diagnose(self) -> None:
+        failed = self.row.state.value == "Failed"
+        try:
+            found = await diagnosis(self.row.backend, self.row.handle, failed)
+        except Exception as err:  # a BackendError's one line, a network failure
+            text = self.query_one("#doctor-text", Static)
+            text.update(f"Could not read the job's logs: {escape(str(err))}")
+            text.add_class("-error")
+            return
+        self.result = found
+        self._show(found)
+
+    def _show(self, found: Any) -> None:
+        head, *rest = found.paragraph().split("\n")
+        text = f"[b]{escape(head)}[/b]"
+        if rest:
+            text += "\n" + "\n".join(escape(line) for line in rest)
+        if not self.row.state.is_terminal:
+            text += f"\n\n[$text-muted]{escape(self.row.handle.name)} is still running: this "
+            text += "is what its logs show so far.[/]"
+        self.query_one("#doctor-text", Static).update(text)
+
+    def action_close(self) -> None:
+        self.dismiss(self.result)

@@ -1,0 +1,399 @@
+"""`JobsScreen`: every job — this machine's and the Azure ML workspace's — live, in k9s's manner.
+
+One row per job: where it runs, its name, state, age, nodes × processes per node, and for a
+failed job the doctor's one-line cause (else what the job is). Enter opens the job screen, `d`
+the doctor's whole answer, `c` cancels (after asking), `/` filters as you type. A thread worker
+lists local jobs every `interval` seconds (file reads) and the workspace's every
+`azure_interval` (one `jobs.list`; ARM throttles clients that ask often); `r` asks both now.
+A failed job here is diagnosed in the background; a failed Azure job when its row is chosen
+(its logs are downloads).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any, ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.markup import escape
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.worker import get_current_worker
+
+from screens.jobs_rows import JobRow, age, azure_rows, diagnosis, local_rows, one_line
+from tui.backends.base import JobState
+from widgets.list_keys import KeyedDataTable
+
+STATE_VAR = {
+    JobState.QUEUED: "text-muted",
+    JobState.STARTING: "warning",
+    JobState.RUNNING: "success",
+    JobState.COMPLETED: "success",
+    JobState.FAILED: "error",
+    JobState.CANCELED: "warning",
+    JobState.UNKNOWN: "text-muted",
+}
+"""The theme variable that colours each state's word."""
+COLUMNS = ("WHERE", "NAME", "STATUS", "AGE", "NODES × GPUS", "CAUSE / WHAT")
+DIAGNOSING = "reading its logs…"
+
+
+class JobsTable(KeyedDataTable):
+    """The jobs, a row each; Enter opens the highlighted one."""
+
+    BINDINGS: ClassVar = [Binding("enter", "select_cursor", "Open")]
+
+
+class JobsScreen(Screen[None]):
+    """Local and Azure ML jobs together, refreshed live."""
+
+    DEFAULT_CSS = """
+    JobsScreen #jobs-status { height: auto; padding: 0 1; background: $panel; }
+    JobsScreen #jobs-note {
+        height: auto; padding: 0 1; color: $text-muted; display: none;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    JobsScreen #jobs-note.-shown { display: block; }
+    JobsScreen JobsTable { height: 1fr; }
+    JobsScreen #jobs-prompt { height: 1; display: none; background: $panel; }
+    JobsScreen #jobs-prompt.-shown { display: block; }
+    JobsScreen #jobs-prompt Label { width: auto; padding: 0 1; color: $accent; text-style: bold; }
+    JobsScreen #jobs-filter { width: 1fr; }
+    """
+    BINDINGS: ClassVar = [
+        Binding("escape", "back", "Back"),
+        Binding("d", "doctor", "Doctor"),
+        Binding("c", "cancel_job", "Cancel"),
+        Binding("slash", "filter", "Filter"),
+        Binding("r", "reload", "Refresh"),
+        Binding("q", "back", "Back", show=False),
+    ]
+    AUTO_FOCUS = "JobsTable"
+
+    class Listed(Message):
+        """The poller read the jobs: `local`/`azure` are None when not asked this time."""
+
+        def __init__(
+            self, local: list[JobRow] | None, azure: list[JobRow] | None, notes: dict[str, str]
+        ) -> None:
+            super().__init__()
+            self.local, self.azure, self.notes = local, azure, notes
+
+    def __init__(self, interval: float = 2.0, azure_interval: float = 30.0) -> None:
+        super().__init__()
+        self.interval = interval
+        """Seconds between listings of this machine's jobs."""
+        self.azure_interval = azure_interval
+        """Seconds between listings of the workspace's jobs."""
+        self.rows: dict[str, JobRow] = {}
+        """Every job listed, by `JobRow.key`, newest first."""
+        self.causes: dict[str, str] = {}
+        """The doctor's one line for each failed job diagnosed so far (or DIAGNOSING)."""
+        self.diagnoses: dict[str, Any] = {}
+        self.filter = ""
+        """Rows shown contain this (any column, any case); "" shows all."""
+        self._local: list[JobRow] = []
+        self._azure: list[JobRow] = []
+        self._notes: dict[str, str] = {}
+        self._wake = threading.Event()
+        self._azure_now = False
+        self._shape_cache: dict[str, tuple[str, str]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        yield Static("[$text-muted]listing jobs…[/]", id="jobs-status")
+        yield Static("", id="jobs-note")
+        table = JobsTable(id="jobs", cursor_type="row", zebra_stripes=True)
+        table.add_columns(*COLUMNS)
+        yield table
+        with Horizontal(id="jobs-prompt"):
+            yield Label("filter /")
+            yield Input(id="jobs-filter", compact=True, placeholder="show jobs containing this")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "jobs"
+        self._doctor_gate = asyncio.Semaphore(2)
+        self._poll()
+
+    def on_screen_resume(self) -> None:
+        self._wake.set()  # back from a job screen or a dialog: list now
+
+    # ---- listing ----------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="jobs-list", exit_on_error=False)
+    def _poll(self) -> None:
+        worker = get_current_worker()
+        backends = getattr(self.app, "backends", {})
+        local = azure = None
+        last_azure = float("-inf")
+        while not worker.is_cancelled:
+            if not self.is_current:  # a job screen or a dialog is on top: nothing to draw
+                self._wake.wait(self.interval)
+                continue
+            notes: dict[str, str] = {}
+            local_jobs = azure_jobs = None
+            try:
+                if local is None and "local" in backends:
+                    local = backends["local"]()
+                if local is not None:
+                    local_jobs = local_rows(local, self._shape_cache)
+            except Exception as err:  # a job folder that cannot be read: said, never fatal
+                notes["here"] = f"this machine: {err}"
+            now = time.monotonic()
+            if now - last_azure >= self.azure_interval or self._azure_now:
+                last_azure, self._azure_now = now, False
+                if "azureml" not in backends:
+                    notes["azure"] = "Azure ML: not installed (pip install 'dtrain-tui[azure]')"
+                else:
+                    try:
+                        azure = azure or backends["azureml"]()
+                        azure_jobs, left_out = azure_rows(azure)
+                        if left_out:
+                            notes["azure"] = f"Azure ML: {left_out}"
+                    except Exception as err:  # not configured, not signed in: one line
+                        notes["azure"] = f"Azure ML: {err}"
+                        azure_jobs = []
+            self._wake.clear()
+            self.post_message(self.Listed(local_jobs, azure_jobs, notes))
+            self._wake.wait(self.interval)
+
+    def on_jobs_screen_listed(self, message: Listed) -> None:
+        if message.local is not None:
+            self._local = message.local
+            self._notes.pop("here", None)
+        if message.azure is not None:
+            self._azure = message.azure
+            self._notes.pop("azure", None)
+        self._notes.update(message.notes)
+        rows = sorted(
+            self._local + self._azure,
+            key=lambda r: r.created_at.timestamp() if r.created_at else 0.0,
+            reverse=True,
+        )
+        self.rows = {row.key: row for row in rows}
+        for row in rows:
+            if row.where == "here" and row.state is JobState.FAILED:
+                self._diagnose(row)
+        self.show_rows()
+
+    # ---- drawing ----------------------------------------------------------------------
+
+    def show_rows(self) -> None:
+        """Redraw the table from `rows` and `filter`, keeping the cursor on its job."""
+        table = self.query_one(JobsTable)
+        shown = [row for row in self.rows.values() if self._matches(row)]
+        keys = [row.key for row in shown]
+        if keys == [key.value for key in table.rows]:  # the same jobs: new cells in place
+            for row in shown:
+                for column, cell in zip(table.columns, self._cells(row), strict=True):
+                    table.update_cell(row.key, column, cell)
+        else:
+            keep = self.current_key()
+            table.clear()
+            for row in shown:
+                table.add_row(*self._cells(row), key=row.key)
+            if keep in keys:
+                table.move_cursor(row=keys.index(keep), animate=False)
+        self._show_status(len(shown))
+
+    def _cells(self, row: JobRow) -> list[Any]:
+        color = self._color(STATE_VAR[row.state])
+        last = self._last_column(row)
+        failed = row.state is JobState.FAILED
+        return [
+            Text(row.where, style=self._color("text-muted")),
+            Text(row.handle.name, style="bold"),
+            Text(row.state.value, style=color),
+            age(row.created_at),
+            row.shape or "–",
+            Text(last, style=self._color("error" if failed else "text-muted")),
+        ]
+
+    def _last_column(self, row: JobRow) -> str:
+        if row.state is not JobState.FAILED:
+            return row.what
+        cause = self.causes.get(row.key)
+        if cause is not None:
+            return cause
+        detail = row.status.partition(": ")[2]
+        if row.where == "azure":
+            return detail or "d: ask the doctor"
+        return detail or DIAGNOSING
+
+    def _color(self, variable: str) -> Style:
+        """A theme colour as a Rich style for the table's cells ($text-muted: dim)."""
+        if variable == "text-muted":
+            return Style(dim=True)
+        try:
+            return Style.parse(self.app.theme_variables.get(variable) or "")
+        except Exception:  # a theme value Rich cannot read ("auto 60%"): plain
+            return Style()
+
+    def _matches(self, row: JobRow) -> bool:
+        if not self.filter:
+            return True
+        words = (row.where, row.handle.name, row.status, row.shape, row.what)
+        text = " ".join((*words, self.causes.get(row.key, ""))).lower()
+        return self.filter.lower() in text
+
+    def _show_status(self, shown: int) -> None:
+        rows = list(self.rows.values())
+        here = sum(row.where == "here" for row in rows)
+        running = sum(row.state in (JobState.RUNNING, JobState.STARTING) for row in rows)
+        parts = [
+            f"[b]{here}[/b] job{'s' if here != 1 else ''} here",
+            f"[b]{len(rows) - here}[/b] on Azure ML",
+            f"[$success]{running} running[/]",
+        ]
+        if self.filter:
+            parts.append(f"/{escape(self.filter)}: {shown} shown")
+        self.query_one("#jobs-status", Static).update(" · ".join(parts))
+        note = self.query_one("#jobs-note", Static)
+        if not rows and not self._notes.get("here"):
+            hint = "No jobs yet: Review → ctrl+n submits one, or `dtrain-tui submit --preset NAME`."
+            notes = [hint, *self._notes.values()]
+        else:
+            notes = list(self._notes.values())
+        note.update("\n".join(escape(n) for n in notes))
+        note.set_class(bool(notes), "-shown")
+
+    def current_key(self) -> str | None:
+        """The highlighted job's key, or None in an empty table."""
+        table = self.query_one(JobsTable)
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def current(self) -> JobRow | None:
+        """The highlighted job."""
+        key = self.current_key()
+        return self.rows.get(key) if key is not None else None
+
+    # ---- the doctor -------------------------------------------------------------------
+
+    def _diagnose(self, row: JobRow) -> None:
+        if row.key in self.causes:
+            return
+        self.causes[row.key] = DIAGNOSING
+        self.run_worker(self._diagnosis(row), group="jobs-doctor", exit_on_error=False)
+
+    async def _diagnosis(self, row: JobRow) -> None:
+        try:
+            async with self._doctor_gate:  # two jobs' logs at a time
+                found = await diagnosis(row.backend, row.handle, failed=True)
+        except Exception as err:  # logs that cannot be read now: said in the row
+            self.causes[row.key] = f"the doctor could not read its logs: {err}"
+        else:
+            self.diagnoses[row.key] = found
+            self.causes[row.key] = one_line(found)
+        if self.is_mounted:
+            self.show_rows()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        row = self.rows.get(event.row_key.value) if event.row_key else None
+        if row is not None and row.where == "azure" and row.state is JobState.FAILED:
+            self._diagnose(row)
+
+    # ---- keys -------------------------------------------------------------------------
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        row = self.rows.get(event.row_key.value) if event.row_key else None
+        if row is not None:
+            self.app.show_job(row.backend, row.handle)  # type: ignore[attr-defined]
+
+    def action_doctor(self) -> None:
+        from screens.doctor import DoctorScreen
+
+        row = self.current()
+        if row is None:
+            self.notify("No job to diagnose", severity="warning")
+            return
+
+        def keep(found: Any) -> None:
+            if found is not None:
+                self.diagnoses[row.key] = found
+                if row.state is JobState.FAILED:
+                    self.causes[row.key] = one_line(found)
+                    self.show_rows()
+
+        self.app.push_screen(DoctorScreen(row, self.diagnoses.get(row.key)), keep)
+
+    def action_cancel_job(self) -> None:
+        from screens.job_dialogs import ConfirmScreen
+
+        row = self.current()
+        if row is None:
+            self.notify("No job to cancel", severity="warning")
+            return
+        if row.state.is_terminal:
+            self.notify(f"{row.handle.name} has already ended: {row.status}")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.notify(f"Canceling {row.handle.name}…")
+                self._cancel(row)
+
+        detail = "Every process of the job is stopped. The logs so far stay."
+        self.app.push_screen(
+            ConfirmScreen(f"Cancel {row.handle.name}?", detail, yes="Cancel job"), answered
+        )
+
+    @work(thread=True, group="jobs-cancel", exit_on_error=False)
+    def _cancel(self, row: JobRow) -> None:
+        try:
+            row.backend.cancel(row.handle)
+        except Exception as err:
+            self.app.call_from_thread(
+                self.notify, f"Cancel failed: {err}", severity="error", timeout=10
+            )
+        self._azure_now = row.where == "azure"
+        self._wake.set()
+
+    def action_reload(self) -> None:
+        self._azure_now = True
+        self._wake.set()
+
+    def action_filter(self) -> None:
+        """Open the filter prompt; the list narrows as you type."""
+        query = self.query_one("#jobs-filter", Input)
+        query.value = self.filter
+        self.query_one("#jobs-prompt").add_class("-shown")
+        query.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.filter = event.value.strip()
+        self.show_rows()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._close_prompt()
+
+    def _close_prompt(self) -> None:
+        self.query_one("#jobs-prompt").remove_class("-shown")
+        self.query_one(JobsTable).focus()
+
+    async def action_back(self) -> None:
+        """Close the prompt (dropping its filter), else drop the filter, else leave."""
+        if self.query_one("#jobs-prompt").has_class("-shown"):
+            self._close_prompt()
+            self.filter = ""
+            self.show_rows()
+        elif self.filter:
+            self.filter = ""
+            self.show_rows()
+        elif len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+        else:
+            await self.app.action_quit()

@@ -1,0 +1,159 @@
+"""What the jobs list shows of each job, read from the backends (no Textual here).
+
+`local_rows()` reads this machine's job records, `azure_rows()` the workspace's newest jobs
+(`jobs.list`); both block (disk, network): call them from a thread worker. `diagnosis()` is the
+one place the list asks the doctor (`tui.logs.doctor.diagnose`), so a change to the doctor's
+API is a change here only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from tui.backends.base import JobHandle, JobState
+
+DOCTOR_TAIL = 256 << 10
+"""Bytes read from the end of each log for a diagnosis (a failure is at the end)."""
+DOCTOR_READS = 16
+"""Logs read at once for a diagnosis (a 1,024-rank job on Azure: 16 requests in flight)."""
+
+
+@dataclass(frozen=True)
+class JobRow:
+    """One job as the list shows it."""
+
+    backend: Any
+    """The backend that owns it (its status, logs and cancel)."""
+    handle: JobHandle
+    where: str
+    """`here` (this machine) or `azure`."""
+    state: JobState
+    status: str
+    """The state in full: `Failed: rank 2 exited with code 1`, Azure's word when it says more."""
+    created_at: datetime | None
+    shape: str
+    """`2 × 2` (nodes × processes per node), or "" when the listing does not say."""
+    what: str
+    """What the job is: the plan's summary here, display name and experiment on Azure."""
+
+    @property
+    def key(self) -> str:
+        """Unique across backends (a local and an Azure job may share a name)."""
+        return f"{self.where}/{self.handle.name}"
+
+
+def local_rows(backend: Any, known: dict[str, tuple[str, str]] | None = None) -> list[JobRow]:
+    """Every job on this machine, newest first (job records: a few file reads each). `known`
+    keeps each job's shape and summary, which never change, so a record is read once for them."""
+    known = {} if known is None else known
+    rows = []
+    for handle in backend.jobs():
+        status = backend.status(handle)
+        if handle.name not in known:
+            info = backend.info(handle)
+            known[handle.name] = (_local_shape(info), str(info.get("summary") or ""))
+        shape, what = known[handle.name]
+        rows.append(
+            JobRow(
+                backend,
+                handle,
+                "here",
+                status.state,
+                status.summary(),
+                status.created_at,
+                shape,
+                what,
+            )
+        )
+    return rows
+
+
+def _local_shape(info: dict[str, Any]) -> str:
+    spec = (info.get("plan") or {}).get("spec") or {}
+    nodes, per = spec.get("nodes"), spec.get("gpus_per_node")
+    if not isinstance(nodes, int) or not isinstance(per, int):
+        return ""
+    servers = spec.get("parameter_servers") or 0
+    return f"{nodes} × {per}" + (f" + {servers} ps" if servers else "")
+
+
+def azure_rows(backend: Any) -> tuple[list[JobRow], str]:
+    """The workspace's newest jobs, and what the listing says it left out ("" if nothing)."""
+    recent = backend.recent_jobs()
+    rows = [
+        JobRow(
+            backend,
+            job.handle,
+            "azure",
+            job.state,
+            job.state.value
+            if job.azure_status in ("", job.state.value)
+            else f"{job.state.value}: {job.azure_status}",
+            job.created_at,
+            "",
+            " · ".join(x for x in (job.display_name, job.experiment) if x),
+        )
+        for job in recent
+    ]
+    note = recent.note() if hasattr(recent, "note") else ""
+    return rows, note
+
+
+def age(created: datetime | None, now: datetime | None = None) -> str:
+    """How long ago the job was made, as k9s says it: `42s`, `7m`, `3h`, `12d`."""
+    if created is None:
+        return ""
+    now = now or datetime.now(timezone.utc)
+    if created.tzinfo is None:
+        created = created.astimezone()
+    seconds = max(0, int((now - created).total_seconds()))
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{seconds // size}{unit}"
+    return f"{seconds}s"
+
+
+def one_line(diagnosis: Any) -> str:
+    """The doctor's answer in the list's words: `rank 2: the training script raised …`."""
+    if diagnosis.healthy:
+        return "no rank's log shows a failure"
+    from tui.logs.causes import WORDS
+
+    return f"{diagnosis.culprit}: {WORDS.get(diagnosis.cause, diagnosis.cause)}"
+
+
+async def diagnosis(backend: Any, handle: JobHandle, failed: bool) -> Any:
+    """The doctor's `Diagnosis` of a job: every log's end read (`DOCTOR_TAIL`), then diagnosed
+    in a thread. Logs that cannot be read now are left out."""
+    from tui.logs.doctor import diagnose
+    from tui.logs.sources import read_tail
+
+    sources = await asyncio.to_thread(backend.log_sources, handle)
+    gate = asyncio.Semaphore(DOCTOR_READS)
+
+    async def tail(name: str) -> tuple[str, str]:
+        source = sources[name]
+        async with gate:
+            try:
+                _, data = await read_tail(source, DOCTOR_TAIL)
+            except Exception:  # an unreadable log is left out, never fatal
+                return name, ""
+            finally:
+                close = getattr(source, "aclose", None)
+                if close is not None:
+                    await close()
+        return name, data.decode("utf-8", "replace")
+
+    texts = dict(await asyncio.gather(*(tail(name) for name in sources)))
+    mtimes = {}
+    for name, source in sources.items():
+        path = getattr(source, "path", None)
+        if isinstance(path, Path) and path.exists():
+            mtimes[name] = path.stat().st_mtime
+    logs = {name: text for name, text in texts.items() if text}
+    local = bool(sources) and len(mtimes) == len(sources)
+    return await asyncio.to_thread(diagnose, logs, mtimes, failed=failed, local=local)
