@@ -182,28 +182,12 @@ class DtrainApp(OrderedKeys):
 
         self.push_screen(ExportScreen(), export)
 
-    def export_to(self, fmt: str, path: str) -> Path | None:
-        """Write the Azure ML job (the review's spec) as `fmt` to `path`; tell the user where."""
-        from tui.core.export import to_json, to_yaml
-        from tui.core.sdk import to_python
+    def export_to(self, fmt: str, path: str) -> None:
+        """Write the Azure ML job (the review's spec) as `fmt` to `path`; an existing file that
+        would change is asked about first (`screens.export`)."""
+        from screens.export import export
 
-        out = Path(path).expanduser()
-        if not out.parent.is_dir():
-            self.notify(f"{out.parent}: no such folder", severity="error")
-            return None
-        from tui.core.files import PRIVATE, PUBLIC, holds_secrets, write_atomic
-
-        render = {"yaml": to_yaml, "sdk": to_python, "json": to_json}[fmt]
-        p = self.current_plan("azureml")
-        try:  # a full disk or a refused write leaves the old file as it was
-            write_atomic(
-                out, render(p, out.parent), PRIVATE if holds_secrets(p.env_vars) else PUBLIC
-            )
-        except OSError as err:
-            self.notify(f"{out}: {err.strerror}", severity="error")
-            return None
-        self.notify(f"Wrote {out}")
-        return out
+        export(self, self.current_plan("azureml"), fmt, path)
 
     def action_submit(self) -> None:
         from screens.dialogs import SubmitScreen
