@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.widgets import Button, Label, RadioButton, RadioSet
 
 from screens.base import WizardStep
-from tui.core.spec import JobSpec, switch_framework
+from tui.core.spec import JobSpec, launch_mode_problem, switch_framework
 from tui.frameworks import registry
 
 if TYPE_CHECKING:
@@ -60,12 +60,17 @@ class FrameworkStep(WizardStep):
             return
         key = pressed.removeprefix("fw-")
         if key and key != self.app.spec.framework:
-            spec = switch_framework(self.app.spec, key)
+            before = self.app.spec
+            spec = switch_framework(before, key)
             if self.app.review_target == "local":
                 from tui.core.presets import for_this_machine
 
-                spec = for_this_machine(spec)  # the new framework's sample, if it has one
+                # the new framework's sample, if it has one; the user's nodes × GPUs stay
+                spec = for_this_machine(spec, counts=False)
             self.replace(spec)
+            notes = switch_notes(before, spec)
+            if notes:  # what could not be kept, and why
+                self.notify("\n".join(notes), title=f"Switched to {registry.get(key).title}")
 
     def choose_target(self, target: str) -> None:
         """Where the review plans for and Submit offers first; "this machine" makes the job one
@@ -113,3 +118,31 @@ class FrameworkStep(WizardStep):
             "no GPU. It is how you see every rank's log before paying for a cluster.\n\n"
             "Next you choose who starts the processes: Azure ML, or your launcher."
         )
+
+
+def switch_notes(old: JobSpec, new: JobSpec) -> list[str]:
+    """What a framework switch (`switch_framework`, and on this machine `for_this_machine`)
+    did not keep of the user's answers, each with why; [] when it kept them all."""
+    if old.framework == new.framework:
+        return []
+    was, now = registry.get(old.framework), registry.get(new.framework)
+    notes = []
+    if new.launch != old.launch:
+        why = launch_mode_problem(new.framework, old.launch) or f"{now.title} starts that way"
+        notes.append(f"Launch is now {new.launch.replace('_', '-')}: {why}")
+    labels = was.field_labels
+    for field, default in was.options.items():
+        if getattr(old, field) != default and getattr(new, field) == default:
+            label = labels.get(field, field.replace("_", " "))
+            notes.append(f"{label} cleared: only {was.title} has it")
+    if new.environment != old.environment and new.environment is None:
+        notes.append(f"Environment: {now.title}'s curated default replaces {was.title}'s image")
+    for field in ("nodes", "gpus_per_node"):
+        if getattr(new, field) != getattr(old, field):
+            label = "GPUs per node" if field == "gpus_per_node" else "Nodes"
+            notes.append(f"{label} is now {getattr(new, field)} (was {getattr(old, field)})")
+    if (new.code, new.script) != (old.code, old.script) and new.script != old.script:
+        notes.append(
+            f"Script is now {now.title}'s example {new.script}: {old.script} is not on this machine"
+        )
+    return notes

@@ -140,6 +140,13 @@ def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Pa
     return path
 
 
+def follow_shape(name: str, old: tuple[int, int], new: tuple[int, int]) -> str:
+    """`name` with the shape it states (`pytorch-ddp-2x8`: nodes x GPUs per node) following new
+    counts; a name that does not state the old shape is the user's and stays as it is."""
+    said = re.compile(rf"(?<![0-9]){old[0]}x{old[1]}(?![0-9])")
+    return said.sub(f"{new[0]}x{new[1]}", name, count=1) if old != new else name
+
+
 REHEARSAL = {"nodes": 2, "gpus_per_node": 2, "sku": None}
 """What "this machine" means: 2 simulated nodes × 2 processes, no VM size to cap the counts."""
 
@@ -155,12 +162,13 @@ def runs_here(spec: JobSpec, base: Path | None = None) -> bool:
     return Path(base or Path.cwd(), spec.code or ".", spec.script).is_file()
 
 
-def for_this_machine(spec: JobSpec, base: Path | None = None) -> JobSpec:
-    """`spec` made to run here: 2 nodes × 2 processes, no VM size, and the framework's sample
-    script when the spec's own script is not on this machine."""
+def for_this_machine(spec: JobSpec, base: Path | None = None, *, counts: bool = True) -> JobSpec:
+    """`spec` made to run here: 2 nodes × 2 processes (unless `counts` is False: the user's
+    own, e.g. after switching framework), no VM size, and the framework's sample script when the
+    spec's own script is not on this machine."""
     from tui.frameworks import registry
 
-    changes: dict[str, Any] = dict(REHEARSAL)
+    changes: dict[str, Any] = dict(REHEARSAL) if counts else {"sku": None}
     example = registry.get(spec.framework).for_this_machine(spec)  # its script, and options
     if example and not runs_here(spec, base):
         changes |= {"code": str(samples_dir()), "command": None, **example}
