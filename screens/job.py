@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from contextlib import aclosing
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,7 +28,7 @@ from screens.job_head import fill_head, head_progress, tail_start
 from screens.job_keys import JobKeys
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
 from screens.job_ranks import JobRanks
-from screens.job_status import STATE_COLOR, clock, job_line, log_line
+from screens.job_status import STATE_COLOR, clock, elapsed, job_line, log_line
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, rank_logs
@@ -124,6 +125,7 @@ class JobScreen(JobKeys):
         self._jump_tries = 0
         self._generation = 0
         self._problem: str | None = None
+        self._first_data_at: datetime | None = None  # the start, as the log first showed it
         self.metrics = JobMetrics(self)
         self.ranks = JobRanks(self)
         """Every rank's log growth (the strip), and the doctor's diagnosis of a failure."""
@@ -204,8 +206,10 @@ class JobScreen(JobKeys):
         self.ranks.job_ended(status)
         color = STATE_COLOR[status.state]
         text = f"[{color}]{escape(status.summary())}[/]"
-        if status.duration is not None:
-            text += f" after {clock(status.duration)}"
+        took = elapsed(status, self._first_data_at)
+        ran = status.started_at is not None or self._first_data_at is not None
+        if took is not None and ran:
+            text += f" after {clock(took)}"
         failed = status.failed_log if status.failed_log in self.sources else None
         if status.state is JobState.FAILED and self._wanted_log is not None and failed:
             # The user asked for this log by name (`logs --rank N`): say where to look instead.
@@ -231,7 +235,9 @@ class JobScreen(JobKeys):
 
     def _status_text(self) -> str:
         has_data = self.follower is not None and self.follower.state.bytes_received > 0
-        text = job_line(self.handle, self.status, self._problem, has_data)
+        if has_data and self._first_data_at is None:
+            self._first_data_at = datetime.now(timezone.utc)
+        text = job_line(self.handle, self.status, self._problem, has_data, self._first_data_at)
         if self.log_name is None:
             return text + "\n[$text-muted]waiting for the job's logs…[/]"
         state = self.follower.state if self.follower else FollowerState(self.log_name)
@@ -251,6 +257,9 @@ class JobScreen(JobKeys):
             self.notify(f"{self.handle.name} has no log {name}", severity="warning")
             return
         self.log_name = name
+        rank = next((r.rank for r in self._rank_logs() if r.name == name), None)
+        if rank is not None:
+            self.ranks.strip.select(rank)  # the strip's selection is the log on display
         self._generation += 1
         self.follower = LogFollower(source, done=self._done, timing=self.timing)
         view = self.query_one(LogView)

@@ -8,6 +8,7 @@ every change.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,10 +33,30 @@ STATE_COLOR = {
 """The colour of each state's word (theme variables)."""
 
 
+def elapsed(status: JobStatus, first_data_at: datetime | None = None) -> float | None:
+    """One clock for the job: from its start (else from its first log bytes, else from its
+    submission, while it waits) to its end, or to now while it runs. An ended job's time is
+    rounded up, so it never reads less than the running clock showed a moment before."""
+    ended = status.ended_at
+    if first_data_at is not None and ended is not None and first_data_at > ended:
+        first_data_at = None  # an ended job opened later: its log's bytes say nothing of when
+    origin = status.started_at or first_data_at or status.created_at
+    if origin is None:
+        return None
+    if ended is not None:
+        return math.ceil(max(0.0, (ended - origin).total_seconds()))
+    return (datetime.now(origin.tzinfo) - origin).total_seconds()
+
+
 def job_line(
-    handle: JobHandle, status: JobStatus | None, problem: str | None, log_has_data: bool
+    handle: JobHandle,
+    status: JobStatus | None,
+    problem: str | None,
+    log_has_data: bool,
+    first_data_at: datetime | None = None,
 ) -> str:
-    """The job: backend, name, state and elapsed time, Azure's word, the Studio link, a problem."""
+    """The job: backend, name, state and elapsed time, Azure's word, the Studio link, a problem.
+    `first_data_at`: when its log's first bytes came (a start the backend has not reported)."""
     parts = [f"[b]{escape(handle.backend)}[/b]", f"[b]{escape(handle.name)}[/b]"]
     if status is None:
         parts.append("[$text-muted]asking for the status…[/]")
@@ -44,11 +65,8 @@ def job_line(
         if shown in (JobState.QUEUED, JobState.STARTING) and log_has_data:
             shown = JobState.RUNNING  # its processes write logs: the backend lags behind
         state = f"[{STATE_COLOR[shown]}]{shown.value}[/]"
-        elapsed = status.duration
-        if elapsed is None and status.created_at is not None:
-            created = status.created_at
-            elapsed = (datetime.now(created.tzinfo) - created).total_seconds()
-        parts.append(f"{state} {clock(elapsed)}" if elapsed is not None else state)
+        took = elapsed(status, first_data_at if shown is not JobState.QUEUED else None)
+        parts.append(f"{state} {clock(took)}" if took is not None else state)
         if not status.is_terminal and status.message:
             # Azure's word when it says more: Preparing, NotResponding, Paused …
             parts.append(f"[$text-muted]{escape(status.message)}[/]")

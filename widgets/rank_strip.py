@@ -67,12 +67,15 @@ class RankStrip(Static, can_focus=True):
         self.progress: dict[int, str] = {}
         self.slow: frozenset[int] = frozenset()
         """Ranks ≥ 20 % slower than the median rank (steps/s), as last set."""
+        self.selected: int | None = None
+        """The rank `select()` asked for (the screen's open log); kept when states change."""
 
     def show(self, states: Sequence[Any], verdict: Any) -> None:
         """Redraw with new states (sorted by rank) and the job's verdict."""
         self.states = sorted(states, key=lambda s: s.rank)
         self.verdict = verdict
-        self.cursor = min(self.cursor, max(0, len(self.states) - 1))
+        at = next((i for i, s in enumerate(self.states) if s.rank == self.selected), None)
+        self.cursor = at if at is not None else min(self.cursor, max(0, len(self.states) - 1))
         self._draw()
 
     def set_progress(self, rank: int, value: str | float | None) -> None:
@@ -113,18 +116,20 @@ class RankStrip(Static, can_focus=True):
 
     def action_move(self, step: int) -> None:
         if self.states:
-            self.cursor = (self.cursor + step) % len(self.states)
+            self.select(self.states[(self.cursor + step) % len(self.states)].rank)
 
     def action_move_row(self, step: int) -> None:
         if self.states:
-            self.cursor = max(0, min(len(self.states) - 1, self.cursor + step * self._per_row()))
+            at = max(0, min(len(self.states) - 1, self.cursor + step * self._per_row()))
+            self.select(self.states[at].rank)
 
     def action_choose(self) -> None:
         if self.states:
             self.post_message(self.RankChosen(self.states[self.cursor].rank))
 
     def select(self, rank: int) -> None:
-        """Put the selection on `rank` (the screen's open log)."""
+        """Put the selection on `rank` (the screen's open log), now or once it is shown."""
+        self.selected = rank
         for i, s in enumerate(self.states):
             if s.rank == rank:
                 self.cursor = i
@@ -167,7 +172,9 @@ class RankStrip(Static, can_focus=True):
         text = f"{len(self.states)} ranks: " + ", ".join(f"{n} {k}" for k, n in counts.items())
         v = self.verdict
         if v is not None and v.interval is not None:
-            text += f" · a line every {v.interval:.1f} s"
+            # How often a log grew between checks (not a line, not a step: a growth may hold
+            # many), the yardstick for "silent too long".
+            text += f" · each log grows every {v.interval:.1f} s"
         if v is not None and v.summary():
             text += f" · [$error]{escape(v.summary())}[/]"
         if slow := self.stragglers:
