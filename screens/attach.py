@@ -14,6 +14,7 @@ from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.backends.base import JobHandle
+from widgets.list_keys import KeyedOptionList
 
 if TYPE_CHECKING:
     from tui.backends.azureml import JobSummary
@@ -49,7 +50,7 @@ class AttachScreen(ModalScreen[JobHandle | None]):
         with Vertical():
             yield Label("Attach to an Azure ML job", classes="question")
             yield Static("Asking Azure ML for the workspace's recent jobs…", id="attach-status")
-            yield OptionList(id="attach-jobs")
+            yield KeyedOptionList(id="attach-jobs")
             with Horizontal():
                 yield Button("Open", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")

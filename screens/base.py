@@ -16,10 +16,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Header, Label, Static
+from textual.widgets import Button, Header, Label, Static
 
 from tui.core.spec import JobSpec, error_field, friendly
 from tui.frameworks import registry
+from widgets.key_footer import KeyFooter
 from widgets.step_header import StepHeader
 from widgets.why import WhyPanel
 
@@ -45,6 +46,10 @@ class WizardHost(Protocol):
 class WizardStep(Screen[None]):
     """One step of the wizard. Subclasses yield their widgets from `form()`."""
 
+    DEFAULT_CSS = """
+    WizardStep #nav-spacer { color: $text-muted; text-align: center; }
+    WizardStep.-wide #nav-spacer { visibility: hidden; }
+    """
     STEP: ClassVar[int] = 0
     AUTO_FOCUS = ".field"
     NEXT_LABEL: ClassVar[str] = "Next"
@@ -70,9 +75,10 @@ class WizardStep(Screen[None]):
             yield WhyPanel(id="why")
         with Horizontal(id="nav"):
             yield Button("‹ Back", id="back", disabled=self.STEP == 0, compact=True)
-            yield Static("", id="nav-spacer")
+            # Below 96 columns the Why panel is hidden: this says where it went.
+            yield Static("Why: F1", id="nav-spacer")
             yield Button(f"{self.NEXT_LABEL} ›", id="next", variant="primary", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def form(self) -> ComposeResult:
         yield from ()

@@ -10,10 +10,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 from tui.backends.base import ComputeNotFound
 from tui.core.preflight import Finding
+from widgets.key_footer import KeyFooter
 
 
 class _Dialog(ModalScreen):
@@ -177,7 +178,7 @@ class SubmitScreen(_Dialog):
             with Horizontal():
                 yield Button("Submit", id="ok", variant="primary")
                 yield Button("Cancel", id="cancel")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         if self.default != "local":
@@ -289,7 +290,7 @@ class QuitScreen(_Dialog):
                 yield Button("Keep running", id="keep", variant="primary")
                 yield Button("Cancel the job" if one else "Cancel the jobs", id="cancel-job")
                 yield Button("Stay", id="stay")
-        yield Footer()
+        yield KeyFooter()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

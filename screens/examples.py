@@ -14,10 +14,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.core.presets import Preset, load_presets, runs_here, samples_dir
+from widgets.key_footer import KeyFooter
+from widgets.list_keys import KeyedOptionList
 
 
 def _first_sentence(note: str) -> str:
@@ -63,8 +65,8 @@ class ExamplesScreen(ModalScreen[tuple[Preset, bool] | None]):
                 "script); the others are Azure ML jobs to adapt. Every step still shows its Why.",
                 classes="hint",
             )
-            yield OptionList(*(self._option(p) for p in self.presets), id="examples")
-        yield Footer()
+            yield KeyedOptionList(*(self._option(p) for p in self.presets), id="examples")
+        yield KeyFooter()
 
     @staticmethod
     def _option(preset: Preset) -> Option:

@@ -12,7 +12,7 @@ from textual.widgets import Markdown
 
 HELP = """\
 # dtrain-tui help
-
+{why}
 ## Keys on this screen
 {keys}
 
@@ -34,7 +34,7 @@ Press `escape` to close.
 """
 
 
-_SKIP = {"tab", "shift+tab", "ctrl+c", "ctrl+q", "f1"}
+_SKIP = {"tab", "shift+tab", "ctrl+c", "ctrl+q", "f1", "question_mark"}
 """Keys every screen has (moving focus, copy, quit, this help): listed once, after the rest."""
 
 
@@ -47,11 +47,11 @@ def keys_of(screen: Screen) -> list[tuple[str, str]]:
             continue
         does = binding.description or binding.action.split("(")[0].replace("_", " ")
         out.setdefault(screen.app.get_key_display(binding), does)
-    out |= {"tab / shift+tab": "move between fields", "ctrl+q": "quit", "F1": "this help"}
+    out |= {"tab / shift+tab": "move between fields", "ctrl+q": "quit", "F1 / ?": "this help"}
     return list(out.items())
 
 
-def help_text(keys: list[tuple[str, str]]) -> str:
+def help_text(keys: list[tuple[str, str]], why: str | None = None) -> str:
     table = "| key | does |\n|---|---|\n" + "\n".join(
         f"| `{key.replace('|', '/')}` | {does} |" for key, does in keys
     )
@@ -60,7 +60,8 @@ def help_text(keys: list[tuple[str, str]]) -> str:
     glossary = "".join(
         f"- **{g.term}**: {g.text}\n" for f in registry.frameworks() for g in f.glossary
     )
-    return HELP.format(keys=table, glossary=glossary)
+    why_part = f"\n## Why this step\n{why}\n" if why else ""
+    return HELP.format(keys=table, glossary=glossary, why=why_part)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -72,13 +73,15 @@ class HelpScreen(ModalScreen[None]):
         width: 90%; max-width: 100; height: 90%; border: thick $primary; background: $surface;
     }
     """
-    BINDINGS: ClassVar = [Binding("escape,f1,q", "dismiss", "Close")]
+    BINDINGS: ClassVar = [Binding("escape,f1,q,question_mark", "dismiss", "Close")]
 
-    def __init__(self, keys: list[tuple[str, str]]) -> None:
+    def __init__(self, keys: list[tuple[str, str]], why: str | None = None) -> None:
         super().__init__()
         self.keys = keys
         """What the F1 was pressed on answers: (key as the footer shows it, what it does)."""
+        self.why = why
+        """The step's Why panel text (a narrow terminal hides the panel itself)."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(help_text(self.keys))
+            yield Markdown(help_text(self.keys, self.why))

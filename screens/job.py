@@ -21,7 +21,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.markup import escape
 from textual.message import Message
-from textual.widgets import Footer, Header, Input, Label, Static
+from textual.widgets import Header, Input, Label, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from screens.job_head import fill_head, head_progress, tail_start
@@ -33,6 +33,7 @@ from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, rank_logs
 from tui.logs.sources import FileSource
+from widgets.key_footer import KeyFooter
 from widgets.log_view import LogView
 from widgets.metrics_chart import MetricsPane
 from widgets.rank_strip import RankStrip
@@ -144,7 +145,7 @@ class JobScreen(JobKeys):
         with Horizontal(id="prompt"):
             yield Label("", id="prompt-label")
             yield Input(id="query", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = f"{self.handle.backend} job {self.handle.name}"

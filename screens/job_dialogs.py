@@ -13,6 +13,7 @@ from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.logs.names import RankLog
+from widgets.list_keys import KeyedOptionList
 
 
 class LogPicker(ModalScreen[str | None]):
@@ -45,7 +46,7 @@ class LogPicker(ModalScreen[str | None]):
             options.append(Option(prompt, id=name))
         with Vertical():
             yield Label("Show which log?", classes="question")
-            yield OptionList(*options, id="logs")
+            yield KeyedOptionList(*options, id="logs")
             yield Static("enter: show it · escape: keep this one", classes="hint")
 
     def on_mount(self) -> None:

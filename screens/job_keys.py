@@ -49,6 +49,16 @@ class JobKeys(Screen[None]):
         Binding("m", "toggle_metrics", "Metrics"),
         Binding("s", "save", "Save"),
         Binding("c", "cancel_job", "Cancel"),
+        # less and k9s habits: q leaves, j/k a line, g/G the ends, ctrl+d/u half a page
+        Binding("q", "leave", "Leave", show=False),
+        Binding("j,down", "scroll(1)", "Line down", show=False),
+        Binding("k,up", "scroll(-1)", "Line up", show=False),
+        Binding("ctrl+d", "scroll(0.5)", "Half a page down", show=False),
+        Binding("ctrl+u", "scroll(-0.5)", "Half a page up", show=False),
+        Binding("pagedown", "scroll(1.0)", "Page down", show=False),
+        Binding("pageup", "scroll(-1.0)", "Page up", show=False),
+        Binding("g", "top", "Top", show=False),
+        Binding("G", "bottom", "End (and follow)", show=False),
     ]
 
     # What the keys act on, set by `JobScreen`.
@@ -81,6 +91,24 @@ class JobKeys(Screen[None]):
     def action_toggle_metrics(self) -> None:
         """Show or hide the metrics pane (progress, chart, ranks' speeds)."""
         self.metrics.toggle()
+
+    # ---- moving in the log, from wherever the focus is ---------------------------------------
+
+    def action_scroll(self, amount: float) -> None:
+        """A line (an int) or that many pages (a float) down; up for a negative amount."""
+        view = self.query_one(LogView)
+        rows = amount
+        if isinstance(amount, float):
+            rows = round(amount * max(1, view.scrollable_content_region.height - 1))
+        if rows < 0 and view.scroll_y > 0:
+            view.follow = False  # scrolling up pauses following, as the view's own keys do
+        view.scroll_to(y=view.scroll_y + rows, animate=False, immediate=True)
+
+    def action_top(self) -> None:
+        self.query_one(LogView).action_top()
+
+    def action_bottom(self) -> None:
+        self.query_one(LogView).action_follow()
 
     def action_toggle_wrap(self) -> None:
         view = self.query_one(LogView)
@@ -210,7 +238,7 @@ class JobKeys(Screen[None]):
                 self.notify, f"Cancel failed: {err}", severity="error", timeout=10
             )
 
-    def action_back(self) -> None:
+    async def action_back(self) -> None:
         """Close the prompt, else drop the filter, else the search, else leave the screen."""
         view = self.query_one(LogView)
         if self.query_one("#prompt").has_class("-shown"):
@@ -219,11 +247,18 @@ class JobKeys(Screen[None]):
             view.set_filter(None)
         elif view.search_query:
             view.search("")
-        elif len(self.app.screen_stack) > 1:
+        else:
+            await self.action_leave()
+            return
+        self.show_status()
+
+    async def action_leave(self) -> None:
+        """Back where the screen was opened from; the last screen quits, asking first only when
+        quitting would stop a job this app started (ctrl+q's question)."""
+        if len(self.app.screen_stack) > 1:
             self.app.pop_screen()
         else:
-            self.app.exit()
-        self.show_status()
+            await self.app.run_action("quit")
 
 
 def _unique(path: Path) -> Path:

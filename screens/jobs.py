@@ -25,11 +25,12 @@ from textual.containers import Horizontal
 from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Label, Static
+from textual.widgets import DataTable, Header, Input, Label, Static
 from textual.worker import get_current_worker
 
 from screens.jobs_rows import JobRow, age, azure_rows, diagnosis, local_rows, one_line
 from tui.backends.base import JobState
+from widgets.key_footer import KeyFooter
 from widgets.list_keys import KeyedDataTable
 
 STATE_VAR = {
@@ -74,7 +75,7 @@ class JobsScreen(Screen[None]):
         Binding("c", "cancel_job", "Cancel"),
         Binding("slash", "filter", "Filter"),
         Binding("r", "reload", "Refresh"),
-        Binding("q", "back", "Back", show=False),
+        Binding("q", "leave", "Leave", show=False),
     ]
     AUTO_FOCUS = "JobsTable"
 
@@ -117,7 +118,7 @@ class JobsScreen(Screen[None]):
         with Horizontal(id="jobs-prompt"):
             yield Label("filter /")
             yield Input(id="jobs-filter", compact=True, placeholder="show jobs containing this")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.sub_title = "jobs"
@@ -259,7 +260,7 @@ class JobsScreen(Screen[None]):
         self.query_one("#jobs-status", Static).update(" · ".join(parts))
         note = self.query_one("#jobs-note", Static)
         if not rows and not self._notes.get("here"):
-            hint = "No jobs yet: Review → ctrl+n submits one, or `dtrain-tui submit --preset NAME`."
+            hint = "No jobs yet: Submit on the Review step (ctrl+n) starts one."
             notes = [hint, *self._notes.values()]
         else:
             notes = list(self._notes.values())
@@ -393,7 +394,13 @@ class JobsScreen(Screen[None]):
         elif self.filter:
             self.filter = ""
             self.show_rows()
-        elif len(self.app.screen_stack) > 1:
+        else:
+            await self.action_leave()
+
+    async def action_leave(self) -> None:
+        """Back where the list was opened from; as the last screen, quit (asking first when
+        that would stop a job this app started)."""
+        if len(self.app.screen_stack) > 1:
             self.app.pop_screen()
         else:
-            await self.app.action_quit()
+            await self.app.run_action("quit")

@@ -56,7 +56,11 @@ class DtrainApp(OrderedKeys):
     SUB_TITLE = "distributed training on Azure ML"
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = App.COMMANDS | {WizardCommands}
-    BINDINGS: ClassVar = [Binding("f1", "help", "Help")]
+    BINDINGS: ClassVar = [
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
     # Below 96 columns the why panel gives its room to the form (F1 and the review still teach).
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (96, "-wide")]
 
@@ -147,7 +151,8 @@ class DtrainApp(OrderedKeys):
     def action_help(self) -> None:
         from screens.help import HelpScreen, keys_of
 
-        self.push_screen(HelpScreen(keys_of(self.screen)))
+        why = self.screen.why(self.spec) if _is_step(self.screen) else None
+        self.push_screen(HelpScreen(keys_of(self.screen), why))
 
     def action_save_preset(self) -> None:
         from screens.dialogs import PromptScreen

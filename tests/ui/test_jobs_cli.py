@@ -86,6 +86,8 @@ def test_jobs_on_a_terminal_is_the_live_list_and_q_leaves(tmp_path: Path):
         shown = tmux.wait(re.escape(name[:20]), "the job's row")
         assert re.search(r"WHERE +NAME +STATUS +AGE", shown)
         assert re.search(rf"here +{re.escape(name[:20])}", shown)
+        footer = shown.rstrip().splitlines()[-1]  # at 80 columns the essential keys still show
+        assert all(key in footer for key in ("esc Back", "f1 Help", "^q Quit")), footer
         tmux("send-keys", "-t", "t", "q")
         assert tmux.gone(), tmux.screen()
     finally:
