@@ -82,6 +82,8 @@ class FrameworkStep(WizardStep):
             from tui.core.presets import for_this_machine
 
             self.replace(for_this_machine(self.app.spec))
+        else:
+            WizardStep.sync(self)  # the Why's words on this machine no longer apply
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "examples":
@@ -114,10 +116,21 @@ class FrameworkStep(WizardStep):
             f"**{framework.title}.** "
             + framework.why("framework", spec)
             + "\n\n**This machine** runs the same plan with the framework's real launchers "
-            "and processes on loopback: 2 simulated nodes × 2 processes, on the CPU if there is "
-            "no GPU. It is how you see every rank's log before paying for a cluster.\n\n"
+            f"and processes on loopback: {_here(spec, self.app.review_target)}, on the CPU if "
+            "there is no GPU. It is how you see every rank's log before paying for a cluster.\n\n"
             "Next you choose who starts the processes: Azure ML, or your launcher."
         )
+
+
+def _here(spec: JobSpec, target: str) -> str:
+    """What a rehearsal here runs: the job's own counts once it is planned for this machine."""
+    if target != "local":
+        return "2 simulated nodes × 2 processes unless you change them"
+    nodes, per = spec.nodes, spec.gpus_per_node
+    return (
+        f"{nodes} simulated node{'s' if nodes != 1 else ''} × "
+        f"{per} process{'es' if per != 1 else ''}"
+    )
 
 
 def switch_notes(old: JobSpec, new: JobSpec) -> list[str]:

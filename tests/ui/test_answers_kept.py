@@ -14,6 +14,7 @@ from tui.core.export import to_yaml
 from tui.core.job_import import load_job_file
 from tui.core.presets import get_preset, load_presets
 from tui.core.spec import JobSpec
+from widgets.why import WhyPanel
 
 from .conftest import make_app
 from .test_wizard import type_into
@@ -54,6 +55,20 @@ async def test_switching_framework_on_this_machine_keeps_nodes_and_gpus():
             assert (app.spec.nodes, app.spec.gpus_per_node) == (1, 3), framework
         await go_to(pilot, ResourcesStep)
         assert app.screen.query_one("#nodes").value == "1"
+
+
+async def test_the_why_on_the_first_step_says_the_counts_this_machine_runs():
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        await pilot.click("#target-local")
+        await until(pilot, lambda: app.review_target == "local", "this machine")
+        await go_to(pilot, ResourcesStep)
+        await type_into(pilot, "#nodes", "1")
+        await go_to(pilot, FrameworkStep)
+        why = str(app.screen.query_one(WhyPanel).render())
+        assert "1 simulated node × 2 processes" in why
+        assert "2 simulated nodes" not in why and "2 × 2" not in why
 
 
 async def test_a_switch_says_what_it_could_not_keep_and_why():
