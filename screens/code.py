@@ -137,9 +137,11 @@ class CodeStep(WizardStep):
         button.label = "Add suggested: " + ", ".join(f"{k}={v}" for k, v in missing.items())
 
     def _check_script(self, spec: JobSpec) -> None:
-        """What the script lacks for this plan (advice, read with ast; never blocks Next)."""
+        """Whether the script is there (said under it as it is typed, with the likely name),
+        and what it lacks for this plan (advice, read with ast; never blocks Next)."""
+        missing = missing_script_text(spec)
         self.query_one("#script-check", Static).update(
-            script_check_text(spec, gpus=self.app.review_target != "local")
+            missing or script_check_text(spec, gpus=self.app.review_target != "local")
         )
 
     def _check_paths(self, spec: JobSpec) -> bool:
@@ -232,6 +234,30 @@ class CodeStep(WizardStep):
             f"**Code** `{spec.code}` is uploaded to Azure ML as the working directory.\n\n"
             + registry.get(spec.framework).why("code", spec)
         )
+
+
+def missing_script_text(spec: JobSpec) -> Text | None:
+    """`⚠ trian.py is not in .; did you mean train.py?` when the script is not in the code
+    folder on this machine, else None."""
+    from difflib import get_close_matches
+    from pathlib import Path
+
+    from tui.core.presets import runs_here
+    from tui.core.spec import is_remote
+
+    if spec.command is not None or spec.code is None or is_remote(spec.code) or runs_here(spec):
+        return None
+    text = Text(f"⚠ {spec.script} is not in {spec.code}", style="bold")
+    try:
+        names = sorted(p.name for p in Path(spec.code).glob("*.py") if p.is_file())
+    except OSError:
+        names = []
+    close = get_close_matches(spec.script, names, n=1, cutoff=0.6)
+    if close:
+        text.append(f"; did you mean {close[0]}?", style="bold")
+    elif names:
+        text.append(f" (it has {', '.join(names[:4])}{', …' if len(names) > 4 else ''})")
+    return text
 
 
 def script_check_text(spec: JobSpec, gpus: bool) -> Text:

@@ -17,9 +17,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.core.presets import Preset, load_presets, runs_here, samples_dir
+from tui.core.presets import REHEARSAL, Preset, load_presets, runs_here, samples_dir
 from widgets.key_footer import KeyFooter
 from widgets.list_keys import KeyedOptionList
+
+HERE = "{nodes} simulated nodes × {gpus_per_node} processes"
+"""What an example runs as on this machine (`REHEARSAL`'s counts)."""
 
 
 def _first_sentence(note: str) -> str:
@@ -58,23 +61,28 @@ class ExamplesScreen(ModalScreen[tuple[Preset, bool] | None]):
                 p.name,
             ),
         )
+        legend = (
+            "Each title is the Azure ML job the example stands for. ▶ runs on this machine too, "
+            "as its 'here:' line says, with its sample script (on the CPU if there is no GPU)."
+        )
+        if not all(runs_here(p.spec) for p in self.presets):
+            legend += " Without ▶: an Azure ML job to adapt; it does not run here as it is."
         with Vertical():
             yield Label("Start from an example", classes="question")
-            yield Static(
-                "▶ runs on this machine as it is (2 simulated nodes × 2 processes, the sample "
-                "script); the others are Azure ML jobs to adapt. Every step still shows its Why.",
-                classes="hint",
-            )
+            yield Static(legend + " Every step still shows its Why.", classes="hint")
             yield KeyedOptionList(*(self._option(p) for p in self.presets), id="examples")
         yield KeyFooter()
 
     @staticmethod
     def _option(preset: Preset) -> Option:
         here = runs_here(preset.spec)
-        line = Text("▶ " if here else "  ", style="bold green")
+        line = Text()
+        line.append("▶ " if here else "  ", style="bold green")
         line.append(preset.title, style="bold")
         if preset.source == "user":
             line.append("  (yours)", style="dim")
+        if here:
+            line.append(f"\n    here: {HERE.format(**REHEARSAL)}", style="green")
         line.append("\n    " + _first_sentence(preset.note), style="dim")
         return Option(line, id=preset.name)
 

@@ -79,9 +79,19 @@ class FrameworkStep(WizardStep):
             return
         self.app.review_target = target
         if target == "local":
-            from tui.core.presets import for_this_machine
+            from tui.core.presets import for_this_machine, samples_dir
 
-            self.replace(for_this_machine(self.app.spec))
+            before = self.app.spec
+            spec = for_this_machine(before)
+            self.replace(spec)
+            if (spec.code, spec.script) != (before.code, before.script):
+                title = registry.get(spec.framework).title
+                self.notify(
+                    f"{before.script} is not here, and {before.code} holds no Python files: "
+                    f"{title}'s example {spec.script} runs instead"
+                    if spec.code == str(samples_dir())
+                    else f"Script: {spec.script}, the training script found in {spec.code}"
+                )
         else:
             WizardStep.sync(self)  # the Why's words on this machine no longer apply
 
@@ -103,7 +113,10 @@ class FrameworkStep(WizardStep):
             self.app.review_target = "local" if here else "azureml"
             self.replace(for_this_machine(preset.spec) if here else preset.spec)
             self.sync()
-            self.notify(f"{preset.name}: {preset.title}. Next (ctrl+n) walks through each step.")
+            spec = self.app.spec
+            shape = f"{spec.nodes} × {spec.gpus_per_node} here (on the CPU if there is no GPU)"
+            what = f"runs as {shape}; its title is the Azure ML job" if here else preset.title
+            self.notify(f"{preset.name}: {what}. Next (ctrl+n) walks through each step.")
 
         self.app.push_screen(ExamplesScreen(), chosen)
 

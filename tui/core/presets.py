@@ -164,12 +164,46 @@ def runs_here(spec: JobSpec, base: Path | None = None) -> bool:
 
 def for_this_machine(spec: JobSpec, base: Path | None = None, *, counts: bool = True) -> JobSpec:
     """`spec` made to run here: 2 nodes × 2 processes (unless `counts` is False: the user's
-    own, e.g. after switching framework), no VM size, and the framework's sample script when the
-    spec's own script is not on this machine."""
+    own, e.g. after switching framework), no VM size; when the spec's script is not on this
+    machine, the training script of the user's code folder if it holds Python files (train*.py,
+    main.py, the only one; else the name stays, for the Code step to question), otherwise the
+    framework's sample."""
     from tui.frameworks import registry
 
     changes: dict[str, Any] = dict(REHEARSAL) if counts else {"sku": None}
     example = registry.get(spec.framework).for_this_machine(spec)  # its script, and options
-    if example and not runs_here(spec, base):
-        changes |= {"code": str(samples_dir()), "command": None, **example}
+    if not runs_here(spec, base):
+        mine = own_scripts(spec, base)
+        if mine is not None:  # the user's own code folder: stay in it
+            if guess := _likely_script(mine):
+                changes["script"] = guess
+        elif example:
+            changes |= {"code": str(samples_dir()), "command": None, **example}
     return spec.with_changes(**changes)
+
+
+def own_scripts(spec: JobSpec, base: Path | None = None) -> list[str] | None:
+    """The Python files in the spec's code folder when it is the user's own (on this machine,
+    not the shipped samples, holding some), else None."""
+    from tui.core.spec import is_remote
+
+    if spec.command is not None or (spec.code is not None and is_remote(spec.code)):
+        return None
+    folder = Path(base or Path.cwd(), spec.code or ".")
+    try:
+        if folder.resolve() == samples_dir().resolve():
+            return None
+        found = sorted(p.name for p in folder.glob("*.py") if p.is_file())
+    except OSError:
+        return None
+    return found or None
+
+
+def _likely_script(names: list[str]) -> str | None:
+    """The training script among `names`: train*.py, else main.py, else the only one."""
+    for name in names:
+        if name.startswith("train"):
+            return name
+    if "main.py" in names:
+        return "main.py"
+    return names[0] if len(names) == 1 else None
