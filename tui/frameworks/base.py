@@ -26,6 +26,7 @@ from tui.core.plan_types import EnvBuilder, Origin
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
     from tui.core.plan_types import ConfigFile, LaunchPlan, Target
+    from tui.core.script_facts import ScriptFacts
     from tui.core.spec import JobSpec
 
 
@@ -229,7 +230,8 @@ class Framework:
     """Words only this framework's explanations use (another's Why text must not)."""
     glossary: ClassVar[tuple[Glossary, ...]] = ()
     script_rules: ClassVar[tuple[Callable[..., Any], ...]] = ()
-    """The script check's rules for this framework: `rule(facts, plan) -> Iterable[Finding]`."""
+    """The script check's rules for this framework: `rule(facts, plan) -> Iterable[Finding]`
+    (`tui.core.script_facts`)."""
     log_signatures: ClassVar[tuple[LogSignature, ...]] = ()
     """Log lines only this framework prints, that the doctor reads (`tui.logs.signatures`)."""
 
@@ -343,6 +345,17 @@ class Framework:
     def why(self, step: str, spec: JobSpec) -> str:
         """This framework's part of a step's Why panel, in its own words ("" for none)."""
         return ""
+
+    # ---- the script check -----------------------------------------------------------------
+
+    def script_takeover(self, src: ScriptFacts) -> str | None:
+        """A note when the script hands its ranks to this framework's library, whatever the
+        plan's framework (no rule then applies); None when it does not."""
+        return None
+
+    def script_notes(self, src: ScriptFacts) -> list[str]:
+        """What the check says of the script before this framework's rules run."""
+        return []
 
     # ---- other ways in and out ------------------------------------------------------------
 

@@ -7,10 +7,12 @@ ranks and `deepspeed.init_distributed()` maps Open MPI's variables itself). The 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.core.plan_types import ConfigFile, EnvBuilder, Origin
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
 from tui.frameworks.pytorch import PyTorch
@@ -55,6 +57,32 @@ def _reads_open_mpi(env: EnvBuilder) -> None:
         NCCL_SOCKET_IFNAME=AML_NCCL_SOCKET_IFNAME,
         LOCAL_RANK=v["OMPI_COMM_WORLD_LOCAL_RANK"],
     )
+
+
+def engine_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`deepspeed.initialize`, and the `--deepspeed_config` the command passes handled."""
+    spec = plan.spec
+    if not src.find("deepspeed.initialize", "initialize"):
+        yield Finding(
+            None,
+            "deepspeed.initialize(...) is never called: the model is not a DeepSpeed engine",
+            "model_engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, "
+            "model_parameters=model.parameters())",
+            "deepspeed_not_initialized",
+        )
+    reads_config = (
+        src.find("add_config_arguments")
+        or src.has("--deepspeed_config", "deepspeed_config")
+        or src.find("parse_known_args")
+    )
+    if spec.command is None and not reads_config:
+        yield Finding(
+            None,
+            "the command passes --deepspeed --deepspeed_config "
+            f"{spec.deepspeed_config or 'ds_config.json'}, which this script does not accept",
+            "parser = deepspeed.add_config_arguments(parser) before parse_args()",
+            "argv_rejected",
+        )
 
 
 class DeepSpeed(PyTorch):
@@ -134,6 +162,7 @@ class DeepSpeed(PyTorch):
     mechanisms = ("DeepSpeed", "deepspeed", "ZeRO", "ds_config")
     init_call = "`deepspeed.init_distributed()`"
     glossary = ()
+    script_rules = (engine_rules,)
 
     def problems(self, spec: JobSpec) -> list[tuple[str, str]]:
         if spec.deepspeed_config and spec.zero_stage is not None:

@@ -3,12 +3,35 @@ rank per GPU; each learns its place from Open MPI's variables through `hvd.init(
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
 from tui.frameworks.base import Framework, Glossary, Package, signature
+from tui.frameworks.pytorch import rank_zero_writes
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
+
+
+def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`hvd.init()`, and `hvd.local_rank()` to pin each rank's GPU."""
+    if not src.find("hvd.init", "init") or not src.imports_any("horovod"):
+        yield Finding(
+            None,
+            "hvd.init() is never called",
+            "import horovod.torch as hvd; hvd.init()",
+            "horovod_no_init",
+        )
+    if not src.find("local_rank"):
+        yield Finding(
+            None,
+            "hvd.local_rank() is never used, so every rank on a node uses the same GPU",
+            "torch.cuda.set_device(hvd.local_rank()) (TensorFlow: "
+            "tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU'))",
+            "horovod_no_local_rank_pin",
+        )
+    yield from rank_zero_writes(src, plan)
 
 
 class Horovod(Framework):
@@ -52,6 +75,7 @@ class Horovod(Framework):
         signature("mpi_error", "root", r"horovodrun: error|HorovodInternalError", "orovod"),
         signature("mpi_error", "echo", r"Horovod has been shut down", "Horovod"),
     )
+    script_rules = (hvd_rules,)
     glossary = (
         Glossary(
             "MPI / mpirun",

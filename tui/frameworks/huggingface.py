@@ -7,6 +7,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, EnvVar, Origin
+from tui.core.script_facts import ScriptFacts
 from tui.frameworks.base import Launcher, Option, Package, Refs
 from tui.frameworks.deepspeed import DEEPSPEED
 from tui.frameworks.pytorch import (
@@ -87,6 +88,12 @@ ACCELERATE_LAUNCHER = Launcher(
 )
 
 
+def _hf_trainer(src: ScriptFacts) -> bool:
+    return bool(src.find("Trainer", "Seq2SeqTrainer", "SFTTrainer")) and src.imports_any(
+        "transformers", "trl"
+    )
+
+
 class HuggingFace(PyTorch):
     """transformers' Trainer, or Accelerate."""
 
@@ -115,6 +122,17 @@ class HuggingFace(PyTorch):
     mechanisms = ("accelerate", "Accelerator", "transformers")
     init_call = "`Trainer()` or `Accelerator()`, which join the process group"
     glossary = ()
+
+    def script_takeover(self, src: ScriptFacts) -> str | None:
+        if src.find("Accelerator") or _hf_trainer(src):
+            return (
+                "Hugging Face Trainer / Accelerate read RANK, LOCAL_RANK and WORLD_SIZE "
+                "themselves: no process group, sampler or rank-0 guard to write"
+            )
+        return None
+
+    def script_notes(self, src: ScriptFacts) -> list[str]:
+        return ["no Trainer or Accelerator: checked as a plain PyTorch DDP loop"]
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
         if spec.launch != "per_node":

@@ -4,9 +4,11 @@ and WORLD_SIZE; it needs `num_nodes` and `devices` to match the plan, which the 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, Origin
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
 from tui.frameworks.base import Launcher, Package
 from tui.frameworks.pytorch import PyTorch
 
@@ -19,6 +21,55 @@ LIGHTNING = Origin("Lightning", "framework")
 
 # Started per node, Lightning is "the launcher": one process, expected to start the rest.
 LIGHTNING_LAUNCHER = Launcher("lightning", spawns=False, modules=("torch",))
+
+
+def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`Trainer(num_nodes=…, devices=…)` agreeing with the plan (the guide's multi-node pitfall:
+    a Trainer left at one node trains each node alone)."""
+    spec = plan.spec
+    trainers = src.find("Trainer")
+    from_args = src.find("from_argparse_args")
+    if from_args and spec.command is None:
+        yield Finding(
+            from_args[0].lineno,
+            "Trainer.from_argparse_args reads --num_nodes and --devices, but the command "
+            f"passes --trainer.num_nodes {spec.nodes} --trainer.devices "
+            f"{spec.gpus_per_node} (LightningCLI's names)",
+            f"Full command: python {spec.script} --num_nodes {spec.nodes} --devices "
+            f"{spec.gpus_per_node} (plus your arguments)",
+            "argv_rejected",
+        )
+        return
+    if not trainers:
+        if src.find("LightningCLI"):
+            return  # LightningCLI takes --trainer.num_nodes / --trainer.devices from the command
+        yield Finding(
+            None,
+            "no Trainer(...) found: Lightning needs num_nodes and devices to span the nodes",
+            f"Trainer(num_nodes={spec.nodes}, devices={spec.gpus_per_node}, strategy='ddp')",
+            "trainer_shape_mismatch",
+        )
+        return
+    for call in trainers:
+        for kw, want in (("num_nodes", spec.nodes), ("devices", spec.gpus_per_node)):
+            value = keyword(call, kw)
+            if kw == "devices" and value is None:
+                value = keyword(call, "gpus")
+            if value is None and kw == "num_nodes" and spec.nodes > 1:
+                yield Finding(
+                    call.lineno,
+                    f"Trainer without num_nodes trains on one node: with {spec.nodes} nodes "
+                    "each trains alone (the guide's multi-node pitfall)",
+                    f"Trainer(num_nodes={spec.nodes}, ...), or from an argument",
+                    "trainer_shape_mismatch",
+                )
+            elif isinstance(constant(value), int) and constant(value) != want:
+                yield Finding(
+                    call.lineno,
+                    f"Trainer({kw}={constant(value)}) but the plan has {want}",
+                    f"Trainer({kw}={want}), or read it from an argument",
+                    "trainer_shape_mismatch",
+                )
 
 
 class Lightning(PyTorch):
@@ -40,6 +91,7 @@ class Lightning(PyTorch):
     mechanisms = ("Lightning", "--trainer.")
     init_call = "`Trainer(num_nodes=…, devices=…)`, which joins the process group"
     glossary = ()
+    script_rules = (trainer_rules,)
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
         return LIGHTNING_LAUNCHER if spec.launch == "per_node" else None

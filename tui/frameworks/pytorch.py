@@ -5,10 +5,12 @@ torch-based frameworks (Lightning, Hugging Face, DeepSpeed) build on this one.""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, Origin
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
 from tui.frameworks.base import Framework, Launcher, Package, Refs
 
 if TYPE_CHECKING:
@@ -101,6 +103,112 @@ TORCHRUN_LAUNCHER = Launcher(
 )
 
 
+# ---- the script check -----------------------------------------------------------------------
+
+SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
+
+
+def ddp_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A process group from `env://` with a backend that fits the device (nccl on GPUs, gloo
+    on CPUs) and a timeout; LOCAL_RANK picks the device; a DistributedSampler, and `set_epoch`
+    each epoch; checkpoints and metrics written by rank 0 only."""
+    inits = src.find("init_process_group")
+    if not inits and not src.find("init_distributed", "initialize"):
+        yield Finding(
+            None,
+            "no process group: nothing calls torch.distributed.init_process_group, so each "
+            "process trains alone",
+            f"dist.init_process_group({SAME_DEVICE_BACKEND}, "
+            'init_method="env://", timeout=datetime.timedelta(minutes=30))',
+            "no_process_group",
+        )
+    for call in inits:
+        backend = constant(keyword(call, "backend", 0))
+        if backend == "nccl" and not plan.gpus:
+            yield Finding(
+                call.lineno,
+                'backend="nccl" needs GPUs; this machine\'s rehearsal runs on CPUs',
+                SAME_DEVICE_BACKEND,
+                "nccl_on_cpu",
+            )
+        elif backend == "gloo" and plan.gpus:
+            yield Finding(
+                call.lineno,
+                'backend="gloo" on GPUs is many times slower than NCCL',
+                SAME_DEVICE_BACKEND,
+                "gloo_on_gpu",
+                "warning",
+            )
+        method = constant(keyword(call, "init_method"))
+        if isinstance(method, str) and method != "env://":
+            yield Finding(
+                call.lineno,
+                f"init_method={method!r}: Azure ML and torchrun give the rendezvous through "
+                "MASTER_ADDR / MASTER_PORT",
+                'init_method="env://" (or leave it out)',
+                "init_method_not_env",
+            )
+        if keyword(call, "timeout") is None:
+            yield Finding(
+                call.lineno,
+                "no timeout: a large model's first step or checkpoint can outlast the "
+                "default and stop every rank",
+                "timeout=datetime.timedelta(minutes=60) in init_process_group",
+                "no_init_timeout",
+                "advice",
+            )
+    if not src.has("LOCAL_RANK", "local_rank", "OMPI_COMM_WORLD_LOCAL_RANK"):
+        yield Finding(
+            None,
+            "LOCAL_RANK is never read, so every process on a node uses the same GPU",
+            'torch.cuda.set_device(int(os.environ["LOCAL_RANK"])) before building the model',
+            "device_not_local_rank",
+        )
+    loaders = src.find("DataLoader")
+    samplers = src.find("DistributedSampler")
+    if loaders and not samplers and not src.has("DistributedSampler"):
+        yield Finding(
+            loaders[0].lineno,
+            "a DataLoader without a DistributedSampler: every rank reads the whole dataset",
+            "DataLoader(dataset, sampler=DistributedSampler(dataset), ...)",
+            "no_distributed_sampler",
+        )
+    if (samplers or src.has("DistributedSampler")) and not src.find("set_epoch"):
+        line = samplers[0].lineno if samplers else None
+        yield Finding(
+            line,
+            "DistributedSampler without set_epoch(): every epoch shuffles the same way",
+            "sampler.set_epoch(epoch) at the start of each epoch",
+            "sampler_no_set_epoch",
+            "warning",
+        )
+    yield from rank_zero_writes(src, plan)
+
+
+_SAVES = ("save_checkpoint", "save_model", "save_pretrained")
+_LOGS = ("log_metric", "log_metrics", "log_param", "log_params", "log_artifact")
+
+
+def rank_zero_writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """Checkpoints and metrics written on every rank (one finding makes the point)."""
+    for name, call in src.calls:
+        last = name.split(".")[-1]
+        saving = name == "torch.save" or last in _SAVES
+        if not saving and not (name.startswith("mlflow.") and last in _LOGS):
+            continue
+        if src.guarded_by_rank(call):
+            continue
+        yield Finding(
+            call.lineno,
+            f"{name}() runs on every rank: "
+            + ("each writes the same checkpoint" if saving else "each logs the same metric"),
+            "only on rank 0: `if int(os.environ.get('RANK', 0)) == 0:`",
+            "unguarded_write" if saving else "unguarded_log",
+            "error" if saving else "advice",
+        )
+        return
+
+
 class PyTorch(Framework):
     """PyTorch DistributedDataParallel."""
 
@@ -115,6 +223,7 @@ class PyTorch(Framework):
     sample_script = "train_ddp.py"
     guess_order = 1000  # what a job is when nothing says otherwise
     mechanisms = ("init_process_group", "DistributedDataParallel", "torchrun", "DataLoader")
+    script_rules = (ddp_rules,)
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
         return TORCHRUN_LAUNCHER if spec.launch == "per_node" else None

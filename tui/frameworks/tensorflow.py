@@ -6,7 +6,7 @@ ps tasks of their own (ParameterServerStrategy). Tasks have roles and indices, n
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.core.catalog import default_environment
@@ -19,6 +19,7 @@ from tui.core.plan_types import (
     RankPlan,
     Ranks,
 )
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
 from tui.frameworks.base import Framework, Glossary, Launcher, Package, signature
 
 if TYPE_CHECKING:
@@ -39,6 +40,45 @@ def tf_config(cluster: dict[str, list[str]], role: str, index: int) -> str:
 
 def _tasks(n: int, what: str) -> str:
     return f"{n} {what}{'s' if n != 1 else ''}"
+
+
+def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """The strategy matching the plan (MultiWorkerMirroredStrategy, or ParameterServerStrategy
+    when there are parameter servers), which reads TF_CONFIG."""
+    spec = plan.spec
+    mwms = src.find("MultiWorkerMirroredStrategy")
+    ps = src.find("ParameterServerStrategy")
+    mirrored = src.find("MirroredStrategy")
+    if spec.parameter_servers and not ps:
+        yield Finding(
+            (mwms or [None])[0] and mwms[0].lineno,
+            f"the plan has {spec.parameter_servers} parameter server task(s) but the script "
+            "does not use ParameterServerStrategy",
+            "tf.distribute.experimental.ParameterServerStrategy(cluster_resolver), or set "
+            "parameter servers to 0",
+            "tf_ps_strategy_missing",
+        )
+    elif not spec.parameter_servers and ps:
+        yield Finding(
+            ps[0].lineno,
+            "ParameterServerStrategy but the plan has no parameter server tasks",
+            "add parameter servers on Resources, or use MultiWorkerMirroredStrategy",
+            "tf_ps_without_servers",
+        )
+    elif not spec.parameter_servers and not mwms and spec.nodes > 1:
+        line = mirrored[0].lineno if mirrored else None
+        yield Finding(
+            line,
+            (
+                "MirroredStrategy uses one machine's GPUs"
+                if mirrored
+                else "no tf.distribute strategy"
+            )
+            + f": the {spec.nodes} workers in TF_CONFIG would each train alone",
+            "strategy = tf.distribute.MultiWorkerMirroredStrategy() (it reads TF_CONFIG), "
+            "and build the model inside strategy.scope()",
+            "tf_no_multiworker_strategy",
+        )
 
 
 class TensorFlow(Framework):
@@ -95,6 +135,7 @@ class TensorFlow(Framework):
         ),
         signature("tf_cluster_error", "echo", r"coordination service", "coordination"),
     )
+    script_rules = (strategy_rules,)
     glossary = (
         Glossary(
             "TF_CONFIG",
