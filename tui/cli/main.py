@@ -317,9 +317,18 @@ def cmd_wizard(args: argparse.Namespace) -> int:
             spec = get_preset(args.preset).spec
         except PresetProblem as err:
             raise CliError(str(err)) from None
+    _need_terminal()
     from tui.app import run
 
     return run(spec, review=spec is not None)
+
+
+def _need_terminal() -> None:
+    """The wizard is a full-screen UI: without a terminal it could only hang or garble."""
+    from tui.cli.streams import NO_TERMINAL, has_terminal
+
+    if not has_terminal():
+        raise CliError(NO_TERMINAL)
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
@@ -334,6 +343,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from None
     except ValidationError as err:
         raise CliError(f"{args.file}: {friendly(err)}") from None
+    _need_terminal()
     from tui.app import run
 
     return run(spec, review=True, export_path=Path(args.file))
@@ -357,30 +367,26 @@ COMMANDS = {
 
 
 def main(argv: list[str] | None = None) -> int:
+    from tui.cli.streams import OutputError, guarded, silence
+
     try:
-        args = build_parser().parse_args(argv)
-        return COMMANDS[args.cmd](args)
+        with guarded():  # ASCII on a stream that cannot say `×`; stdout's failures caught
+            args = build_parser().parse_args(argv)
+            return COMMANDS[args.cmd](args)
     except CliError as err:
         print(f"dtrain-tui: error: {err}", file=sys.stderr)
         return 2
+    except OutputError as err:  # `> /dev/full`, `>&-`: said once, not a traceback
+        silence()
+        print(f"dtrain-tui: error: cannot write to standard output ({err})", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # `dtrain-tui preview --show env | head -1`: the reader is done
         # Python flushes stdout again at exit and would fail on the closed pipe (exit 120,
         # "Exception ignored"); point it at /dev/null so the exit is quiet, as Unix tools do.
-        _quiet_stdout()
+        silence()
         return 0
     except KeyboardInterrupt:
         return 130
-
-
-def _quiet_stdout() -> None:
-    import os
-
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError):  # stdout already closed or not a real file
-        pass
 
 
 if __name__ == "__main__":
