@@ -36,6 +36,12 @@ def add_parser(sub, targets: tuple[str, ...], add_workspace) -> None:
     p.add_argument(
         "--target", choices=targets, default="local", help="where job NAME runs (default: here)"
     )
+    p.add_argument(
+        "--vm-size",
+        metavar="SIZE",
+        help="the VM size the job ran on (a local job's own is read from it): warns when it has "
+        "InfiniBand but NCCL used sockets",
+    )
     add_workspace(p)
 
 
@@ -54,18 +60,61 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         if not logs:
             raise CliError(f"doctor: {path} holds no log files (.txt or .log)")
         _check_readable(path, logs)
+        files = [path] if path.is_file() else [path / name for name in logs]
+        hints: dict = {}
     else:
         if "/" in args.name or args.name.endswith((".txt", ".log")):
             raise CliError(f"doctor: {args.name}: no such file or folder")
-        logs, mtimes, failed = _job_logs(args)
+        logs, mtimes, failed, files, hints = _job_logs(args)
         local = args.target == "local"
     diagnosis = diagnose(logs, mtimes, failed=failed, local=local)
+    network, warning = _network(files, logs, args.vm_size or hints.get("sku"), hints)
     if args.json:
-        json.dump(diagnosis.to_json(), sys.stdout)
+        out = diagnosis.to_json()
+        out["network"] = network
+        json.dump(out, sys.stdout)
         print()
     else:
         _print(diagnosis)
+        _print_network(network, warning)
     return 0 if diagnosis.healthy else 1
+
+
+def _network(files, logs, vm_size: str | None, hints: dict) -> tuple[dict, object]:
+    """The `network` object: what NCCL's INFO lines say (`tui.logs.network`), the VM size and,
+    when it has InfiniBand but NCCL used sockets, the warning with its causes and fixes."""
+    from tui.core.catalog import find_sku
+    from tui.logs.network import fallback_warning, read_lines, read_logs
+
+    nodes = hints.get("nodes")
+    if files:
+        net = read_logs(files, plan_nodes=nodes)
+    else:  # remote logs: the excerpts the doctor already holds (their ends)
+        net = read_lines((t for ex in logs.values() for _, t in ex.lines), plan_nodes=nodes)
+    sku = find_sku(vm_size)
+    has_ib = bool(sku and sku.nccl_can_use_infiniband)
+    warning = fallback_warning(net, sku.name if sku else vm_size, has_ib)
+    out = net.to_json()
+    out.update(
+        summary=net.summary(),
+        vm_size=sku.name if sku else vm_size,
+        vm_size_has_infiniband=has_ib if sku else None,
+        warning=warning.to_json() if warning else None,
+    )
+    return out, warning
+
+
+def _print_network(network: dict, warning) -> None:
+    from rich.markup import escape
+
+    from tui.cli.terminal import console as terminal_console
+
+    if not network.get("nccl_info_seen"):
+        return
+    console = terminal_console()
+    console.print(f"network: {escape(str(network['summary']))}", emoji=False)
+    if warning is not None:
+        console.print(f"[bold red]{escape(warning.text())}[/]", emoji=False)
 
 
 def _check_readable(path: Path, logs) -> None:
@@ -76,8 +125,9 @@ def _check_readable(path: Path, logs) -> None:
         raise CliError(f"doctor: {path} holds no log text (empty once escape codes are removed)")
 
 
-def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool]:
-    """Every log of job NAME (the end of each), their sizes' order, and whether it failed."""
+def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, list, dict]:
+    """Every log of job NAME (the end of each), their sizes' order, whether it failed, the local
+    log files (read whole for NCCL's lines) and the plan's VM size and node count."""
     import asyncio
 
     from tui.backends.base import BackendError, JobState
@@ -116,7 +166,17 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool]:
 
     logs = asyncio.run(read_all())
     mtimes = _local_mtimes(sources)
-    return logs, mtimes, status.state is JobState.FAILED
+    files = [p for s in sources.values() if isinstance(p := getattr(s, "path", None), Path)]
+    return logs, mtimes, status.state is JobState.FAILED, files, _plan_hints(job)
+
+
+def _plan_hints(job) -> dict:
+    """The VM size and node count a local job was planned with (its job.json), else nothing."""
+    with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
+        data = json.loads((Path(job.location) / "job.json").read_text(encoding="utf-8"))
+        spec = data.get("spec") or {}
+        return {"sku": spec.get("sku"), "nodes": spec.get("nodes")}
+    return {}
 
 
 def _local_mtimes(sources) -> dict[str, float]:
