@@ -31,6 +31,9 @@ LOG_FOLDERS = ("user_logs/", "system_logs/", "azureml-logs/", "logs/")
 
 FALLBACK_SAS_MINUTES = 30
 """Lifetime of the SAS URLs made from a datastore key (what `jobs.stream()` uses)."""
+POLL_RETRIES = 1
+"""Retries of one listing of a job's log folder before its poll reports it (the next poll is
+its retry)."""
 
 
 class RunLogs:
@@ -182,7 +185,19 @@ def open_log_folder(ml_client: Any, job: Any) -> LogFolder | None:
         return None
     account_url = f"{store.protocol}://{store.account_name}.blob.{store.endpoint}"
     credential: Any = {"account_name": store.account_name, "account_key": key} if key else sas_token
-    container = ContainerClient(account_url, store.container_name, credential=credential)
+    # A poll is its own retry: a listing that fails gives up within seconds (the storage
+    # client's default backs off 15 s, 18 s, 24 s... and an app quitting waits for it).
+    container = ContainerClient(
+        account_url,
+        store.container_name,
+        credential=credential,
+        retry_total=POLL_RETRIES,
+        initial_backoff=1,
+        increment_base=1,
+        random_jitter_range=1,
+        connection_timeout=10,
+        read_timeout=30,
+    )
     return LogFolder(container, folder, account_key=key, sas_token=sas_token, url=account_url)
 
 
