@@ -25,8 +25,8 @@ TABLE = [
     ("tf_mnist_distributed.py", TF, []),
     ("tf_mnist_distributed.py", TF | {"parameter_servers": 1}, ["ParameterServerStrategy"]),
     ("horovod_tf_mnist.py", {"framework": "horovod"}, []),
-    ("lightning_multi_node.py", {"framework": "lightning"}, ["from_argparse_args"]),
-    ("single_pytorch_iris.py", {}, ["no process group", "LOCAL_RANK", "every rank"]),
+    ("lightning_multi_node.py", {"framework": "lightning"}, ["--trainer.num_nodes"]),
+    ("single_pytorch_iris.py", {}, ["no process group", "LOCAL_RANK", "ranks"]),
     ("single_tf_mnist.py", TF, ["no tf.distribute strategy"]),
 ]
 

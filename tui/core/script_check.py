@@ -1,50 +1,78 @@
-"""Read a training script with `ast` (never import or run it) and say what the Azure ML
-distributed-training guide expects of it for the chosen framework and launch, and what it lacks.
+"""Read a training script with `ast` (never import or run it) and say what goes wrong when the
+plan runs it: for the chosen framework and launch, with the plan's numbers and the arguments
+its command passes.
 
-Each finding has the line it is about (or None when something is missing altogether) and the
-fix. Findings are advice: a script can be right in ways a reader of its source cannot see, so
-they never block a job. The rules are each framework's (`Framework.script_rules`, asked through
-the registry); a library that handles ranks itself (`Framework.script_takeover`) leaves nothing
-to check. The facts they read come from `tui.core.script_facts`.
+The script is read with its helpers (the modules of its code folder it imports, followed by
+`script_read`), its facts gathered (`script_facts`), its command-line parser read and given the
+plan's argv (`script_args`), its values followed under that command and the plan's environment
+(`script_flow`). Then the rules: the command line's (here), and the framework's own
+(`Framework.script_rules`, asked through the registry); a library that handles ranks itself
+(`Framework.script_takeover`) leaves nothing to check. Each finding names the file, the line
+(None when something is missing altogether), a stable rule id and the fix. Findings are advice:
+a script can be right in ways a reader of its source cannot see, so they never block a job.
 """
 
 from __future__ import annotations
 
 import ast
+import shlex
+from collections.abc import Iterator
 from pathlib import Path
 
+from tui.core.script_args import read_parser, simulate
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, ScriptProblem, ScriptReport
+from tui.core.script_flow import Flow
+from tui.core.script_read import MOST_BYTES, helpers, parse, read_script
 from tui.core.spec import JobSpec, is_remote
 from tui.frameworks import registry
 
-__all__ = ["Finding", "ScriptProblem", "ScriptReport", "check_source", "check_spec"]
+__all__ = ["Finding", "ScriptProblem", "ScriptReport", "check_file", "check_source", "check_spec"]
 
 
 def check_source(
-    source: str, spec: JobSpec, script: str = "train.py", gpus: bool = True
+    source: str,
+    spec: JobSpec,
+    script: str = "train.py",
+    gpus: bool = True,
+    folder: Path | None = None,
 ) -> ScriptReport:
-    """Check `source` for `spec`; `gpus` is whether the ranks get GPUs (False: a CPU rehearsal).
+    """Check `source` for `spec`; `gpus` is whether the ranks get GPUs (False: a CPU rehearsal);
+    `folder` is the code folder, whose modules the script imports are read too.
 
-    Raises ScriptProblem when it is not valid Python.
+    Raises ScriptProblem (one line) when it is not Python that can be read.
     """
+    if len(source) > MOST_BYTES:
+        raise ScriptProblem(f"{script}: over {MOST_BYTES:,} characters; the check reads up to that")
+    tree = parse(source, script)
     try:
-        tree = ast.parse(source, filename=script)
-    except SyntaxError as err:
-        raise ScriptProblem(f"{script}: line {err.lineno}: {err.msg}") from None
-    src = ScriptFacts(tree)
+        return _check(tree, spec, script, gpus, folder)
+    except RecursionError:
+        raise ScriptProblem(f"{script}: nested too deeply to follow") from None
+
+
+def _check(
+    tree: ast.Module, spec: JobSpec, script: str, gpus: bool, folder: Path | None
+) -> ScriptReport:
+    from tui.core.script_facts import Module
+
+    found = helpers(Module(tree, script), folder) if folder is not None else []
+    src = ScriptFacts(tree, script, found)
     report = ScriptReport(script)
     framework = registry.get(spec.framework)
     world = spec.nodes * (1 if framework.one_task_per_node else spec.gpus_per_node)
     if world <= 1:
         report.notes.append("one process: there is nothing distributed to check")
         return report
+    plan = _plan(src, spec, gpus, world)
+    report.findings += _command_line(src, plan)
     for library in registry.frameworks():
         note = library.script_takeover(src)
         if note:
             report.notes.append(note)
+            for rule in library.takeover_rules:
+                report.findings += rule(src, plan)
             return report
     report.notes += framework.script_notes(src)
-    plan = CheckPlan(spec, gpus, world)
     for rule in framework.script_rules:
         report.findings += rule(src, plan)
     if not report.findings:
@@ -52,16 +80,73 @@ def check_source(
     return report
 
 
+def _plan(src: ScriptFacts, spec: JobSpec, gpus: bool, world: int) -> CheckPlan:
+    """The plan's numbers, argv and rank 0's environment, and the script followed under them."""
+    from tui.core.plan import plan as make_plan
+
+    made = make_plan(spec)
+    argv = script_argv(made.nodes[0].command, spec.script)
+    env = made.ranks[0].env_dict() if made.ranks else {}
+    readers = [f.script_parser for f in registry.frameworks()]
+    parser = read_parser(src, readers)
+    if parser is not None:
+        for f in registry.frameworks():
+            f.script_parser_extras(src, parser)
+    outcome = simulate(parser, argv) if parser is not None else None
+    flow = Flow(src, parser, outcome, env, spec.gpus_per_node).run()
+    started = made.nodes[0].workers if made.nodes else 1
+    roles = tuple(dict.fromkeys(n.role for n in made.nodes))
+    return CheckPlan(spec, gpus, world, tuple(argv), env, started, parser, outcome, flow, roles)
+
+
+def script_argv(command: str, script: str) -> list[str]:
+    """The arguments a plan's command passes its script (what follows the script's name)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    for i, word in enumerate(words):
+        if word == script or word.endswith("/" + script):
+            return words[i + 1 :]
+    return []
+
+
+def _command_line(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """The plan's arguments, rejected by the script's parser."""
+    if plan.parser is None or plan.outcome is None or not plan.outcome.rejected:
+        return
+    said = "; ".join(plan.outcome.rejected[:3])
+    passed = " ".join(shlex.quote(a) for a in plan.argv) or "no arguments"
+    yield src.finding(
+        plan.parser.node,
+        f"the plan's command passes {passed} to {plan.spec.script}, and its "
+        f"{plan.parser.style} parser stops the job at start-up: {said}",
+        "make the script accept what the command passes (or change the job's arguments to "
+        "what the script reads)",
+        "argv_rejected",
+    )
+
+
+def check_file(
+    path: Path,
+    spec: JobSpec,
+    gpus: bool = True,
+    folder: Path | None = None,
+    name: str | None = None,
+) -> ScriptReport:
+    """Check the script at `path` (read without trusting it); `folder` is the code folder
+    (the script's own folder when None); `name` is what findings call it (spec.script)."""
+    source = read_script(path)
+    return check_source(source, spec, name or spec.script, gpus, folder or path.parent)
+
+
 def check_spec(spec: JobSpec, base: Path | None = None, gpus: bool = True) -> ScriptReport | None:
     """The check of the spec's script on this machine; None when there is no script to read
     (a full command, remote code, or a file that is not there yet)."""
     if spec.command is not None or (spec.code is not None and is_remote(spec.code)):
         return None
-    path = Path(base or Path.cwd(), spec.code or ".", spec.script)
+    folder = Path(base or Path.cwd(), spec.code or ".")
+    path = folder / spec.script
     if path.suffix != ".py" or not path.is_file():
         return None
-    try:
-        source = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    return check_source(source, spec, spec.script, gpus)
+    return check_file(path, spec, gpus, folder)

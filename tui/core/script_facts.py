@@ -6,10 +6,17 @@ module knows no framework."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+MOST_NODES = 150_000
+"""Syntax nodes checked in all (a 2,000-line script has about 20,000); past it, the script is
+refused in one line rather than read for seconds."""
+
 if TYPE_CHECKING:
+    from tui.core.script_args import Outcome, Parser
+    from tui.core.script_flow import Flow
     from tui.core.spec import JobSpec
 
 
@@ -66,11 +73,22 @@ class ScriptProblem(ValueError):
 
 @dataclass(frozen=True)
 class CheckPlan:
-    """What the rules need to know of the plan: its numbers, and whether ranks get GPUs."""
+    """What the rules need to know of the plan: its numbers, whether ranks get GPUs, the
+    arguments its command passes the script, what rank 0 finds in its environment, and the
+    script's command line read and followed under them (`script_args`, `script_flow`)."""
 
     spec: JobSpec
     gpus: bool
     world: int
+    argv: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    started_per_node: int = 1
+    """Processes per node something other than the script starts (Azure ML or a launcher)."""
+    parser: Parser | None = None
+    outcome: Outcome | None = None
+    flow: Flow | None = None
+    roles: tuple[str, ...] = ()
+    """The tasks' roles where processes are tasks (TensorFlow: worker, ps)."""
 
     @property
     def nodes(self) -> int:
@@ -86,36 +104,110 @@ class CheckPlan:
 
 
 def dotted(node: ast.AST) -> str:
-    """`torch.distributed.init_process_group` for a call's function; "" when not a plain name."""
+    """`torch.distributed.init_process_group` for a call's function; "" when not a plain name;
+    `f()` for what a call returns (`f()()`… walked, not recursed: a hostile chain is long)."""
+    parts = _plain(node)
+    inner = node
+    while isinstance(inner, ast.Attribute):
+        inner = inner.value
+    if isinstance(inner, ast.Call):
+        while isinstance(inner, ast.Call):
+            inner = inner.func
+        parts.append(".".join(reversed(_plain(inner))) + "()")
+    return ".".join(reversed(parts))
+
+
+def _plain(node: ast.AST) -> list[str]:
+    """The names of `a.b.c`, last first; [] when it does not end in a plain name."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
     if isinstance(node, ast.Name):
         parts.append(node.id)
-    elif isinstance(node, ast.Call):
-        parts.append(dotted(node.func) + "()")
-    return ".".join(reversed(parts))
+    return parts
+
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+class Module:
+    """One file of the script's code: its tree, where it is, and what its imports name."""
+
+    def __init__(self, tree: ast.Module, file: str) -> None:
+        self.tree = tree
+        self.file = file
+        self.aliases: dict[str, str] = {}
+        """Local name → what it imports (`dist` → `torch.distributed`)."""
+        self.imported: list[tuple[str, int]] = []
+        """(module, level) of every import, for following those of the code folder."""
+        for node in statements(tree.body):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    head = a.name.split(".")[0]
+                    self.aliases[a.asname or head] = a.name if a.asname else head
+                    self.imported.append((a.name, 0))
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                for a in node.names:
+                    self.aliases[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+                    self.imported.append((f"{base}.{a.name}" if base else a.name, node.level))
+                self.imported.append((base, node.level))
+
+    def resolve(self, name: str) -> str:
+        head, _, rest = name.partition(".")
+        full = self.aliases.get(head)
+        if full is None or full == head:
+            return name
+        return f"{full}.{rest}" if rest else full
 
 
 class ScriptFacts:
-    """The facts the rules need, gathered in one walk over the tree."""
+    """The facts the rules need, gathered in one walk over each module of the script's code:
+    the script first, then the modules of its code folder it imports (followed, so set-up done
+    in a helper counts). Calls are named through the imports (`dist.barrier` is
+    `torch.distributed.barrier`); `calls` holds those in code that runs (module level, or a
+    function something refers to)."""
 
-    def __init__(self, tree: ast.Module) -> None:
-        self.calls: list[tuple[str, ast.Call]] = []
+    def __init__(self, tree: ast.Module, file: str = "", helpers: Sequence[Module] = ()) -> None:
+        self.modules = [Module(tree, file), *helpers]
+        self.all_calls: list[tuple[str, ast.Call]] = []
         self.names: set[str] = set()
         self.strings: set[str] = set()
         self.imports: set[str] = set()
         self.parents: dict[ast.AST, ast.AST] = {}
-        for node in ast.walk(tree):
+        self.module_of: dict[ast.AST, Module] = {}
+        self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
+        self.classes: dict[str, ast.ClassDef] = {}
+        self._words: dict[ast.AST | None, set[str]] = {}
+        """Names each function's own code refers to (None: module-level code)."""
+        budget = MOST_NODES
+        for module in self.modules:
+            budget = self._walk(module, budget)
+        self.live = self._live_functions()
+        self.calls = [(name, call) for name, call in self.all_calls if self.runs(call)]
+
+    def _walk(self, module: Module, budget: int) -> int:
+        owner: dict[ast.AST, ast.AST | None] = {module.tree: None}
+        for node in ast.walk(module.tree):
+            budget -= 1
+            if budget < 0:
+                raise ScriptProblem(
+                    f"{module.file}: more than {MOST_NODES:,} syntax nodes, too big to check"
+                )
+            self.module_of[node] = module
+            mine = node if isinstance(node, _FUNCTIONS) else owner[node]
             for child in ast.iter_child_nodes(node):
                 self.parents[child] = node
+                owner[child] = mine
             if isinstance(node, ast.Call):
-                self.calls.append((dotted(node.func), node))
+                self.all_calls.append((module.resolve(dotted(node.func)), node))
             elif isinstance(node, ast.Name):
                 self.names.add(node.id)
+                self._words.setdefault(owner[node], set()).add(node.id)
             elif isinstance(node, ast.Attribute):
                 self.names.add(node.attr)
+                self._words.setdefault(owner[node], set()).add(node.attr)
             elif isinstance(node, ast.arg):
                 self.names.add(node.arg)
             elif isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -125,9 +217,67 @@ class ScriptFacts:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 self.imports.add(node.module)
                 self.names |= {a.name for a in node.names}
+            elif isinstance(node, _FUNCTIONS):
+                self.functions.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.ClassDef):
+                self.classes[node.name] = node
+        return budget
+
+    # ---- which code runs ------------------------------------------------------------------
+
+    def _live_functions(self) -> set[ast.AST]:
+        """Functions something that runs refers to (by name: a call, a callback, a method of a
+        class that is used), from module-level code outwards. A decorator or a default value
+        is the code around the function's, so it counts there."""
+        live: set[ast.AST] = set()
+        seen: set[str] = set()
+        words = set(self._words.get(None, ()))
+        while words - seen:
+            new = words - seen
+            seen |= new
+            words = set()
+            for word in new:
+                found = list(self.functions.get(word, ()))
+                cls = self.classes.get(word)
+                if cls is not None:
+                    found += [fn for fn in cls.body if isinstance(fn, _FUNCTIONS)]
+                for fn in found:
+                    if fn not in live:
+                        live.add(fn)
+                        words |= self._words.get(fn, set())
+        return live
+
+    def runs(self, node: ast.AST) -> bool:
+        """Whether `node` is in code that runs: every function around it is live."""
+        current = self.parents.get(node)
+        while current is not None:
+            if isinstance(current, _FUNCTIONS) and current not in self.live:
+                return False
+            current = self.parents.get(current)
+        return True
+
+    def function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        current = self.parents.get(node)
+        while current is not None and not isinstance(current, _FUNCTIONS):
+            current = self.parents.get(current)
+        return current
+
+    def callers(self, fn: ast.AST) -> list[ast.AST]:
+        """Where a function is called or passed by name, in code that runs."""
+        name = getattr(fn, "name", "")
+        out = []
+        for _, call in self.calls:
+            if _plain(call.func)[:1] == [name] or any(
+                isinstance(a, ast.Name | ast.Attribute) and _plain(a)[:1] == [name]
+                for a in call.args
+            ):
+                out.append(call)
+        return out
+
+    # ---- asking ---------------------------------------------------------------------------
 
     def find(self, *suffixes: str) -> list[ast.Call]:
-        """Calls whose function name ends with one of `suffixes` (`init_process_group`)."""
+        """Calls in code that runs whose function name ends with one of `suffixes`."""
         return [
             call
             for name, call in self.calls
@@ -140,20 +290,66 @@ class ScriptFacts:
     def imports_any(self, *modules: str) -> bool:
         return any(m == i or i.startswith(m + ".") for i in self.imports for m in modules)
 
-    def guarded_by_rank(self, node: ast.AST) -> bool:
-        """Inside an `if` (or a function only entered under one) that tests the rank."""
-        current = self.parents.get(node)
+    def file(self, node: ast.AST | None) -> str:
+        module = self.module_of.get(node) if node is not None else None
+        return (module or self.modules[0]).file
+
+    def finding(
+        self, node: ast.AST | None, what: str, fix: str, rule: str, severity: str = "error"
+    ) -> Finding:
+        """A finding at `node` (its file and first line), or about the script when None."""
+        line = getattr(node, "lineno", None)
+        return Finding(line, what, fix, rule, severity, self.file(node))
+
+    def guarded_by_rank(self, node: ast.AST, depth: int = 4) -> bool:
+        """Inside an `if` that tests the rank (or after a rank test that returns), or in a
+        function whose every caller is so guarded: a guard in the caller covers the callee."""
+        current, child = self.parents.get(node), node
         while current is not None:
             if isinstance(current, ast.If | ast.IfExp) and mentions_rank(current.test):
                 return True
-            if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
-                body = current.body
-                first = body[1] if len(body) > 1 and _is_docstring(body[0]) else body[0]
-                # `if not rank0: return` at the top of the function guards the rest.
-                if isinstance(first, ast.If) and mentions_rank(first.test):
+            if isinstance(current, _FUNCTIONS):
+                if any(mentions_rank(d) for d in current.decorator_list):
+                    return True  # @rank_zero_only
+                if _returns_unless_rank(current.body, child):
                     return True
-            current = self.parents.get(current)
+                callers = self.callers(current)
+                if depth and callers:
+                    return all(self.guarded_by_rank(c, depth - 1) for c in callers)
+                return False
+            body = getattr(current, "body", None)
+            if isinstance(body, list) and child in body and _returns_unless_rank(body, child):
+                return True
+            current, child = self.parents.get(current), current
         return False
+
+
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of a block and the blocks inside it, not their expressions (cheap)."""
+    todo = list(body)
+    while todo:
+        stmt = todo.pop()
+        yield stmt
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for inner in getattr(stmt, name, None) or ():
+                if isinstance(inner, ast.match_case):
+                    todo.extend(inner.body)
+                elif isinstance(inner, ast.stmt | ast.excepthandler):
+                    todo.append(inner)  # type: ignore[arg-type]
+
+
+def _returns_unless_rank(body: list[ast.stmt], child: ast.AST) -> bool:
+    """`if not is_main: return` before `child` in the same block."""
+    for stmt in body:
+        if stmt is child:
+            return False
+        if (
+            isinstance(stmt, ast.If)
+            and mentions_rank(stmt.test)
+            and isinstance(stmt.body[-1], ast.Return | ast.Continue)
+        ):
+            return True
+    return False
 
 
 _RANK_WORDS = ("rank", "is_main", "main_process", "main_node", "chief", "global_zero", "master")
@@ -171,10 +367,6 @@ def mentions_rank(test: ast.AST) -> bool:
         if any(word in text.lower() for word in _RANK_WORDS):
             return True
     return False
-
-
-def _is_docstring(node: ast.stmt) -> bool:
-    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
 
 
 def keyword(call: ast.Call, name: str, position: int | None = None) -> ast.AST | None:

@@ -26,6 +26,7 @@ from tui.core.plan_types import EnvBuilder, Origin
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
     from tui.core.plan_types import ConfigFile, LaunchPlan, Target
+    from tui.core.script_args import Parser
     from tui.core.script_facts import ScriptFacts
     from tui.core.spec import JobSpec
 
@@ -353,9 +354,20 @@ class Framework:
         plan's framework (no rule then applies); None when it does not."""
         return None
 
+    takeover_rules: ClassVar[tuple[Callable[..., Any], ...]] = ()
+    """The rules that still apply when this framework's library takes the ranks over."""
+
     def script_notes(self, src: ScriptFacts) -> list[str]:
         """What the check says of the script before this framework's rules run."""
         return []
+
+    def script_parser(self, src: ScriptFacts) -> Parser | None:
+        """The command-line parser this framework's library gives a script that uses it
+        (read from the source), or None."""
+        return None
+
+    def script_parser_extras(self, src: ScriptFacts, parser: Parser) -> None:
+        """Add to `parser` the arguments this framework's library adds to a script's own."""
 
     # ---- other ways in and out ------------------------------------------------------------
 

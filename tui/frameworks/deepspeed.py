@@ -6,16 +6,18 @@ ranks and `deepspeed.init_distributed()` maps Open MPI's variables itself). The 
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.core.plan_types import ConfigFile, EnvBuilder, Origin
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
+from tui.core.script_args import Arg, Parser
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
-from tui.frameworks.pytorch import PyTorch
+from tui.frameworks.pytorch import PyTorch, sampler_rules, write_rules
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
@@ -60,29 +62,81 @@ def _reads_open_mpi(env: EnvBuilder) -> None:
 
 
 def engine_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """`deepspeed.initialize`, and the `--deepspeed_config` the command passes handled."""
-    spec = plan.spec
-    if not src.find("deepspeed.initialize", "initialize"):
-        yield Finding(
+    """`deepspeed.initialize`, given its config once; a batch size the plan's ranks divide; the
+    data sharded by rank."""
+    inits = src.find("deepspeed.initialize", "initialize")
+    if not inits:
+        yield src.finding(
             None,
             "deepspeed.initialize(...) is never called: the model is not a DeepSpeed engine",
             "model_engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, "
             "model_parameters=model.parameters())",
             "deepspeed_not_initialized",
         )
-    reads_config = (
-        src.find("add_config_arguments")
-        or src.has("--deepspeed_config", "deepspeed_config")
-        or src.find("parse_known_args")
-    )
-    if spec.command is None and not reads_config:
-        yield Finding(
-            None,
-            "the command passes --deepspeed --deepspeed_config "
-            f"{spec.deepspeed_config or 'ds_config.json'}, which this script does not accept",
-            "parser = deepspeed.add_config_arguments(parser) before parse_args()",
-            "argv_rejected",
-        )
+    passes = "--deepspeed_config" in plan.argv or "--deepscale_config" in plan.argv
+    for call in inits:
+        config = keyword(call, "config") or keyword(call, "config_params")
+        if config is not None and keyword(call, "args") is not None and passes:
+            yield src.finding(
+                call,
+                "deepspeed.initialize gets config= and, through args, the --deepspeed_config "
+                "the plan's command passes: DeepSpeed refuses both ('Not sure how to proceed, "
+                "we were given deepspeed configs in the deepspeed arguments and "
+                "deepspeed.initialize() function call')",
+                "drop config= (the command's file is used), or leave args out of initialize",
+                "deepspeed_config_twice",
+            )
+    yield from _batch(src, plan)
+    fed = any(keyword(c, "training_data") is not None for c in inits)
+    if not fed:
+        yield from sampler_rules(src, plan)
+    yield from write_rules(src, plan)
+
+
+def _batch(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A literal train_batch_size (a config dict in the script) that is not micro batch x
+    accumulation x the plan's ranks."""
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if not isinstance(node, ast.Dict):
+                continue
+            values = {
+                constant(k): constant(v)
+                for k, v in zip(node.keys, node.values, strict=True)
+                if k is not None
+            }
+            total = values.get("train_batch_size")
+            if not isinstance(total, int) or isinstance(total, bool):
+                continue
+            micro = values.get("train_micro_batch_size_per_gpu")
+            steps = values.get("gradient_accumulation_steps")
+            world = plan.world
+            if isinstance(micro, int) and isinstance(steps, int):
+                bad = micro * steps * world != total
+                want = f"{micro} x {steps} x {world} = {micro * steps * world}"
+            else:
+                bad = total % world != 0
+                want = f"a multiple of the plan's {world} ranks"
+            if bad:
+                yield src.finding(
+                    node,
+                    f"train_batch_size {total} is not {want}: DeepSpeed stops at start-up "
+                    "(train_batch_size != micro_batch_per_gpu * gradient_acc_step * world_size)",
+                    f"set train_batch_size to {want.split('= ')[-1] if '=' in want else want}, "
+                    "or leave it out (DeepSpeed computes it)",
+                    "batch_not_divisible",
+                )
+
+
+def config_arguments(src: ScriptFacts, parser: Parser) -> None:
+    """`deepspeed.add_config_arguments(parser)` adds --deepspeed and --deepspeed_config."""
+    if parser.style == "argparse" and src.find("add_config_arguments"):
+        parser.args += [
+            Arg(("--deepspeed",), "deepspeed", takes="none"),
+            Arg(("--deepspeed_config",), "deepspeed_config"),
+            Arg(("--deepscale",), "deepscale", takes="none"),
+            Arg(("--deepscale_config",), "deepscale_config"),
+        ]
 
 
 class DeepSpeed(PyTorch):
@@ -163,6 +217,9 @@ class DeepSpeed(PyTorch):
     init_call = "`deepspeed.init_distributed()`"
     glossary = ()
     script_rules = (engine_rules,)
+
+    def script_parser_extras(self, src: ScriptFacts, parser: Parser) -> None:
+        config_arguments(src, parser)
 
     def problems(self, spec: JobSpec) -> list[tuple[str, str]]:
         if spec.deepspeed_config and spec.zero_stage is not None:

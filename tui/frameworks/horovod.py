@@ -8,30 +8,61 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
 from tui.frameworks.base import Framework, Glossary, Package, signature
-from tui.frameworks.pytorch import rank_zero_writes
+from tui.frameworks.pytorch import write_rules
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
 
 
 def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """`hvd.init()`, and `hvd.local_rank()` to pin each rank's GPU."""
-    if not src.find("hvd.init", "init") or not src.imports_any("horovod"):
-        yield Finding(
+    """`hvd.init()`, `hvd.local_rank()` to pin each rank's GPU, the initial state broadcast
+    from rank 0, and the optimizer wrapped so gradients are averaged."""
+    if not src.find("init") or not src.imports_any("horovod"):
+        yield src.finding(
             None,
-            "hvd.init() is never called",
+            f"hvd.init() is never called: the {plan.world} ranks mpirun starts never join",
             "import horovod.torch as hvd; hvd.init()",
             "horovod_no_init",
         )
+        return
     if not src.find("local_rank"):
-        yield Finding(
+        yield src.finding(
             None,
-            "hvd.local_rank() is never used, so every rank on a node uses the same GPU",
+            f"hvd.local_rank() is never used, so the {plan.gpus_per_node} ranks of a node all "
+            "use GPU 0",
             "torch.cuda.set_device(hvd.local_rank()) (TensorFlow: "
             "tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU'))",
             "horovod_no_local_rank_pin",
         )
-    yield from rank_zero_writes(src, plan)
+    if not src.has(*_BROADCASTS):
+        yield src.finding(
+            None,
+            f"the initial weights are never broadcast from rank 0: the {plan.world} ranks "
+            "start from different random weights",
+            "hvd.broadcast_parameters(model.state_dict(), root_rank=0) (Keras: "
+            "hvd.callbacks.BroadcastGlobalVariablesCallback(0))",
+            "horovod_no_broadcast",
+        )
+    if not src.has("DistributedOptimizer", "DistributedGradientTape", "DistributedTrainer"):
+        yield src.finding(
+            None,
+            "the optimizer is not wrapped in hvd.DistributedOptimizer: gradients are never "
+            f"averaged across the {plan.world} ranks",
+            "optimizer = hvd.DistributedOptimizer(optimizer, ...)",
+            "horovod_no_distributed_optimizer",
+        )
+    yield from write_rules(src, plan)
+
+
+_BROADCASTS = (
+    "broadcast_parameters",
+    "broadcast_variables",
+    "broadcast_global_variables",
+    "BroadcastGlobalVariablesCallback",
+    "BroadcastGlobalVariablesHook",
+    "broadcast_optimizer_state",
+    "broadcast_object",
+)
 
 
 class Horovod(Framework):

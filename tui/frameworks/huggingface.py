@@ -3,11 +3,14 @@ command wraps the script in `accelerate launch` (this module's launcher) or torc
 
 from __future__ import annotations
 
+import ast
 import re
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, EnvVar, Origin
-from tui.core.script_facts import ScriptFacts
+from tui.core.script_args import Arg, Parser
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 from tui.frameworks.base import Launcher, Option, Package, Refs
 from tui.frameworks.deepspeed import DEEPSPEED
 from tui.frameworks.pytorch import (
@@ -88,6 +91,93 @@ ACCELERATE_LAUNCHER = Launcher(
 )
 
 
+def accelerate_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """What an Accelerator is given to prepare: a DataLoader it never sees is not sharded."""
+    made = src.find("Accelerator")
+    if not made:
+        return
+    prepares = src.find("prepare", "prepare_data_loader", "prepare_model")
+    if not prepares:
+        yield src.finding(
+            made[0],
+            "an Accelerator, but nothing is passed to accelerator.prepare: the model is not "
+            f"wrapped and each of the {plan.world} processes reads the whole dataset",
+            "model, optimizer, loader = accelerator.prepare(model, optimizer, loader)",
+            "accelerate_not_prepared",
+        )
+        return
+    given = {n.id for c in prepares for n in ast.walk(c) if isinstance(n, ast.Name)}
+    for loader in src.find("DataLoader"):
+        bound = src.parents.get(loader)
+        if isinstance(bound, ast.Assign) and all(
+            isinstance(t, ast.Name) and t.id not in given for t in bound.targets
+        ):
+            yield src.finding(
+                loader,
+                "this DataLoader never goes through accelerator.prepare: each of the "
+                f"{plan.world} processes reads all of it",
+                "pass it to accelerator.prepare(...) with the model and optimizer",
+                "accelerate_not_prepared",
+            )
+
+
+def hf_parser(src: ScriptFacts) -> Parser | None:
+    """HfArgumentParser over dataclasses: their fields, and TrainingArguments' own."""
+    made = src.find("HfArgumentParser")
+    parses = src.find("parse_args_into_dataclasses", "parse_args")
+    if not made or not parses:
+        return None
+    parse = parses[0]
+    parser = Parser("HfArgumentParser", parse)
+    parser.open = constant(keyword(parse, "return_remaining_strings")) is True
+    for node in ast.walk(made[0]):
+        if isinstance(node, ast.Name) and node.id in src.classes:
+            parser.args += _fields(src.classes[node.id])
+        elif (
+            isinstance(node, ast.Name | ast.Attribute)
+            and dotted(node).endswith("Arguments")
+            and dotted(node).split(".")[-1] not in src.classes
+        ):
+            parser.args += [Arg((f"--{f}",), f, takes="optional") for f in TRAINING_FIELDS]
+            parser.args.append(Arg(("--deepspeed",), "deepspeed"))
+    return parser
+
+
+def _fields(cls: ast.ClassDef) -> list[Arg]:
+    out = []
+    for stmt in cls.body:
+        if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            name = stmt.target.id
+            bare = stmt.value is None or (
+                isinstance(stmt.value, ast.Call)
+                and not {k.arg for k in stmt.value.keywords} & {"default", "default_factory"}
+            )
+            note = ast.dump(stmt.annotation)
+            arg = Arg((f"--{name}",), name, stmt, takes="optional" if "bool" in note else "one")
+            arg.required = bare
+            out.append(arg)
+    for base in cls.bases:
+        if dotted(base).endswith("TrainingArguments"):
+            out += [Arg((f"--{f}",), f, takes="optional") for f in TRAINING_FIELDS]
+    return out
+
+
+TRAINING_FIELDS = (
+    "output_dir", "overwrite_output_dir", "do_train", "do_eval", "do_predict", "eval_strategy",
+    "evaluation_strategy", "per_device_train_batch_size", "per_device_eval_batch_size",
+    "gradient_accumulation_steps", "learning_rate", "weight_decay", "adam_beta1", "adam_beta2",
+    "adam_epsilon", "max_grad_norm", "num_train_epochs", "max_steps", "lr_scheduler_type",
+    "warmup_ratio", "warmup_steps", "log_level", "logging_dir", "logging_strategy",
+    "logging_steps", "save_strategy", "save_steps", "save_total_limit", "seed", "data_seed",
+    "bf16", "fp16", "tf32", "local_rank", "ddp_backend", "dataloader_num_workers", "run_name",
+    "remove_unused_columns", "load_best_model_at_end", "metric_for_best_model", "report_to",
+    "ddp_find_unused_parameters", "gradient_checkpointing", "push_to_hub", "hub_model_id",
+    "resume_from_checkpoint", "optim", "eval_steps", "label_names", "torch_compile", "fsdp",
+    "fsdp_config", "disable_tqdm", "prediction_loss_only", "group_by_length",
+)  # fmt: skip
+"""Common TrainingArguments fields (transformers 4.x), each a --flag of HfArgumentParser."""
+
+
 def _hf_trainer(src: ScriptFacts) -> bool:
     return bool(src.find("Trainer", "Seq2SeqTrainer", "SFTTrainer")) and src.imports_any(
         "transformers", "trl"
@@ -130,6 +220,12 @@ class HuggingFace(PyTorch):
                 "themselves: no process group, sampler or rank-0 guard to write"
             )
         return None
+
+    script_rules = (*PyTorch.script_rules,)
+    takeover_rules = (accelerate_rules,)
+
+    def script_parser(self, src: ScriptFacts) -> Parser | None:
+        return hf_parser(src)
 
     def script_notes(self, src: ScriptFacts) -> list[str]:
         return ["no Trainer or Accelerator: checked as a plain PyTorch DDP loop"]

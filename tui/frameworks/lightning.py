@@ -4,11 +4,13 @@ and WORLD_SIZE; it needs `num_nodes` and `devices` to match the plan, which the 
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, Origin
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
+from tui.core.script_args import Arg, Parser
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 from tui.frameworks.base import Launcher, Package
 from tui.frameworks.pytorch import PyTorch
 
@@ -25,25 +27,14 @@ LIGHTNING_LAUNCHER = Launcher("lightning", spawns=False, modules=("torch",))
 
 def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """`Trainer(num_nodes=…, devices=…)` agreeing with the plan (the guide's multi-node pitfall:
-    a Trainer left at one node trains each node alone)."""
+    a Trainer left at one node trains each node alone), and a strategy that does not start
+    processes of its own under a plan that already does."""
     spec = plan.spec
-    trainers = src.find("Trainer")
-    from_args = src.find("from_argparse_args")
-    if from_args and spec.command is None:
-        yield Finding(
-            from_args[0].lineno,
-            "Trainer.from_argparse_args reads --num_nodes and --devices, but the command "
-            f"passes --trainer.num_nodes {spec.nodes} --trainer.devices "
-            f"{spec.gpus_per_node} (LightningCLI's names)",
-            f"Full command: python {spec.script} --num_nodes {spec.nodes} --devices "
-            f"{spec.gpus_per_node} (plus your arguments)",
-            "argv_rejected",
-        )
-        return
+    trainers = [c for c in src.find("Trainer") if dotted(c.func).split(".")[-1] == "Trainer"]
+    if src.find("from_argparse_args") or src.find("LightningCLI"):
+        return  # the command line's values reach the Trainer (or argv_rejected says why not)
     if not trainers:
-        if src.find("LightningCLI"):
-            return  # LightningCLI takes --trainer.num_nodes / --trainer.devices from the command
-        yield Finding(
+        yield src.finding(
             None,
             "no Trainer(...) found: Lightning needs num_nodes and devices to span the nodes",
             f"Trainer(num_nodes={spec.nodes}, devices={spec.gpus_per_node}, strategy='ddp')",
@@ -51,25 +42,99 @@ def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         )
         return
     for call in trainers:
-        for kw, want in (("num_nodes", spec.nodes), ("devices", spec.gpus_per_node)):
-            value = keyword(call, kw)
-            if kw == "devices" and value is None:
-                value = keyword(call, "gpus")
-            if value is None and kw == "num_nodes" and spec.nodes > 1:
-                yield Finding(
-                    call.lineno,
-                    f"Trainer without num_nodes trains on one node: with {spec.nodes} nodes "
-                    "each trains alone (the guide's multi-node pitfall)",
-                    f"Trainer(num_nodes={spec.nodes}, ...), or from an argument",
-                    "trainer_shape_mismatch",
-                )
-            elif isinstance(constant(value), int) and constant(value) != want:
-                yield Finding(
-                    call.lineno,
-                    f"Trainer({kw}={constant(value)}) but the plan has {want}",
-                    f"Trainer({kw}={want}), or read it from an argument",
-                    "trainer_shape_mismatch",
-                )
+        yield from _trainer_shape(src, plan, call)
+        strategy = _value(plan, keyword(call, "strategy") or keyword(call, "accelerator"))
+        if strategy in _SPAWNING and plan.started_per_node > 1:
+            yield src.finding(
+                call,
+                f"strategy={strategy!r} starts processes of its own, but the plan already "
+                f"starts {plan.started_per_node} per node",
+                'strategy="ddp" (Lightning then finds the processes Azure ML started)',
+                "lightning_spawn_strategy",
+            )
+
+
+_SPAWNING = ("ddp_spawn", "dp", "ddp_notebook", "ddp_fork")
+
+
+def _trainer_shape(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
+    spec = plan.spec
+    if any(k.arg is None for k in call.keywords):
+        return  # Trainer(**kwargs): cannot be read
+    for kw, want in (("num_nodes", spec.nodes), ("devices", spec.gpus_per_node)):
+        node = keyword(call, kw)
+        if kw == "devices" and node is None:
+            node = keyword(call, "gpus")
+        if node is None and kw == "num_nodes" and spec.nodes > 1:
+            yield src.finding(
+                call,
+                f"Trainer without num_nodes trains on one node: with {spec.nodes} nodes "
+                "each trains alone (the guide's multi-node pitfall)",
+                f"Trainer(num_nodes={spec.nodes}, ...), or from an argument",
+                "trainer_shape_mismatch",
+            )
+            return
+        value = _value(plan, node)
+        if isinstance(value, int) and not isinstance(value, bool) and value not in (want, -1):
+            yield src.finding(
+                call,
+                f"Trainer({kw}={value}) but the plan has {want}"
+                + ("" if isinstance(node, ast.Constant) else " (the command does not set it)"),
+                f"Trainer({kw}={want}), or read it from an argument the command passes",
+                "trainer_shape_mismatch",
+            )
+            return
+
+
+def _value(plan: CheckPlan, node: ast.AST | None) -> object:
+    if node is None:
+        return None
+    if isinstance(node, ast.Constant):
+        return node.value
+    return plan.flow.value(node, {}).value if plan.flow else None
+
+
+_TRAINER_FLAGS = (
+    "accelerator", "strategy", "devices", "num_nodes", "precision", "logger", "callbacks",
+    "fast_dev_run", "max_epochs", "min_epochs", "max_steps", "min_steps", "max_time",
+    "limit_train_batches", "limit_val_batches", "limit_test_batches", "val_check_interval",
+    "check_val_every_n_epoch", "num_sanity_val_steps", "log_every_n_steps",
+    "enable_checkpointing", "enable_progress_bar", "enable_model_summary",
+    "accumulate_grad_batches", "gradient_clip_val", "gradient_clip_algorithm", "deterministic",
+    "benchmark", "default_root_dir", "gpus", "auto_select_gpus", "tpu_cores", "ipus",
+    "num_processes", "sync_batchnorm", "resume_from_checkpoint", "auto_lr_find",
+    "auto_scale_batch_size", "profiler", "detect_anomaly", "plugins", "weights_save_path",
+    "replace_sampler_ddp", "amp_backend", "amp_level", "move_metrics_to_cpu",
+    "reload_dataloaders_every_n_epochs", "track_grad_norm", "overfit_batches",
+)  # fmt: skip
+"""What `Trainer.add_argparse_args` adds (Lightning 1.x)."""
+
+
+def cli_parser(src: ScriptFacts) -> Parser | None:
+    """LightningCLI (jsonargparse): `--trainer.*`, `--model.*`, `--data.*`, `--config`, and a
+    sub-command (fit, validate, …) unless run=False."""
+    clis = src.find("LightningCLI", "CLI")
+    clis = [c for c in clis if dotted(c.func).split(".")[-1] in ("LightningCLI", "CLI")]
+    if not clis or not src.imports_any("lightning", "pytorch_lightning"):
+        return None
+    parser = Parser("LightningCLI", clis[0], dashes=True)
+    parser.prefixes = ("--trainer.", "--model.", "--data.", "--optimizer", "--lr_scheduler")
+    parser.args += [
+        Arg(("--config", "-c"), "config"),
+        Arg(("--seed_everything",), "seed_everything"),
+        Arg(("--print_config",), "print_config", takes="optional"),
+    ]
+    for name in ("trainer", "model", "data"):
+        parser.args.append(Arg((f"--{name}",), name))
+    if constant(keyword(clis[0], "run")) is not False:
+        parser.open = True  # a sub-command's own options
+    return parser
+
+
+def argparse_extras(src: ScriptFacts, parser: Parser) -> None:
+    """`Trainer.add_argparse_args(parser)` adds the Trainer's own flags (Lightning 1.x)."""
+    if parser.style == "argparse" and src.find("add_argparse_args"):
+        parser.args += [Arg((f"--{flag}",), flag) for flag in _TRAINER_FLAGS]
 
 
 class Lightning(PyTorch):
@@ -92,6 +157,12 @@ class Lightning(PyTorch):
     init_call = "`Trainer(num_nodes=…, devices=…)`, which joins the process group"
     glossary = ()
     script_rules = (trainer_rules,)
+
+    def script_parser(self, src: ScriptFacts) -> Parser | None:
+        return cli_parser(src)
+
+    def script_parser_extras(self, src: ScriptFacts, parser: Parser) -> None:
+        argparse_extras(src, parser)
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
         return LIGHTNING_LAUNCHER if spec.launch == "per_node" else None

@@ -4,13 +4,14 @@ torch-based frameworks (Lightning, Hugging Face, DeepSpeed) build on this one.""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, Origin
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 from tui.frameworks.base import Framework, Launcher, Package, Refs
 
 if TYPE_CHECKING:
@@ -106,107 +107,268 @@ TORCHRUN_LAUNCHER = Launcher(
 # ---- the script check -----------------------------------------------------------------------
 
 SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
+SETUP_CALLS = ("init_process_group", "init_distributed", "deepspeed.initialize", "Accelerator")
+WRAPS = ("DistributedDataParallel", "FullyShardedDataParallel", "DDP", "FSDP", "prepare")
+SPAWNS = ("multiprocessing.spawn", "mp.spawn", "start_processes", "spawn")
 
 
-def ddp_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """A process group from `env://` with a backend that fits the device (nccl on GPUs, gloo
-    on CPUs) and a timeout; LOCAL_RANK picks the device; a DistributedSampler, and `set_epoch`
-    each epoch; checkpoints and metrics written by rank 0 only."""
-    inits = src.find("init_process_group")
-    if not inits and not src.find("init_distributed", "initialize"):
-        yield Finding(
+def setup_calls(src: ScriptFacts) -> list[ast.Call]:
+    return src.find(*SETUP_CALLS) or [
+        c for name, c in src.calls if "init_distributed" in name or "setup_distributed" in name
+    ]
+
+
+def process_group_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A process group that runs under the plan's command; the rendezvous from the variables
+    Azure ML and torchrun set; rank and world size from them; no second launcher."""
+    setups = setup_calls(src)
+    if not setups:
+        yield src.finding(
             None,
-            "no process group: nothing calls torch.distributed.init_process_group, so each "
-            "process trains alone",
+            f"no process group: nothing calls torch.distributed.init_process_group, so each of "
+            f"the plan's {plan.world} processes trains alone on the whole dataset",
             f"dist.init_process_group({SAME_DEVICE_BACKEND}, "
             'init_method="env://", timeout=datetime.timedelta(minutes=30))',
             "no_process_group",
         )
-    for call in inits:
-        backend = constant(keyword(call, "backend", 0))
-        if backend == "nccl" and not plan.gpus:
-            yield Finding(
-                call.lineno,
-                'backend="nccl" needs GPUs; this machine\'s rehearsal runs on CPUs',
-                SAME_DEVICE_BACKEND,
-                "nccl_on_cpu",
+    elif plan.flow is not None:
+        offs = [plan.flow.off(c) for c in setups]
+        if all(o is not None for o in offs):
+            yield from _disabled(src, plan, offs)
+    for call in src.find("init_process_group"):
+        yield from _init_call(src, plan, call)
+    yield from _master_overwritten(src, plan)
+    yield from _spawns(src, plan)
+
+
+def _disabled(src: ScriptFacts, plan: CheckPlan, offs: list[Any]) -> Iterator[Finding]:
+    flags = sorted(
+        {f for o in offs for f in o.flags if f in plan.flow.flag_nodes},
+        key=lambda f: getattr(plan.flow.flag_nodes[f], "lineno", 0),
+    )
+    if not flags:
+        return
+    flag = flags[0]
+    node = plan.flow.flag_nodes[flag]
+    value = plan.flow.args.get(flag)
+    shown = f"{value.value!r}" if value is not None and value.known else "its default"
+    yield src.finding(
+        node,
+        f"under the plan's command ({' '.join(plan.argv) or 'no arguments'}) {flag} keeps "
+        f"its default {shown}, which leaves distribution off: the process group is never "
+        f"made and the {plan.world} processes each train alone"
+        + (f" (also decided by {', '.join(flags[1:])})" if len(flags) > 1 else ""),
+        f"read the rank variables the plan sets (RANK, WORLD_SIZE, LOCAL_RANK) instead of "
+        f"{flag}'s default, or add the flag to the job's arguments",
+        "distribution_disabled_by_flag",
+    )
+
+
+def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
+    backend = constant(keyword(call, "backend", 0))
+    if backend == "nccl" and not plan.gpus:
+        yield src.finding(
+            call, 'backend="nccl" needs GPUs; this machine\'s rehearsal runs on CPUs',
+            SAME_DEVICE_BACKEND, "nccl_on_cpu",
+        )  # fmt: skip
+    elif backend == "gloo" and plan.gpus:
+        yield src.finding(
+            call, 'backend="gloo" on GPUs is many times slower than NCCL',
+            SAME_DEVICE_BACKEND, "gloo_on_gpu", "warning",
+        )  # fmt: skip
+    method_node = keyword(call, "init_method")
+    method = constant(method_node)
+    if method is None and method_node is not None and plan.flow is not None:
+        method = plan.flow.value(method_node, {}).value
+    if isinstance(method, str) and not method.startswith("env://"):
+        yield src.finding(
+            call,
+            f"init_method={method!r}: the plan's {plan.nodes} nodes meet at MASTER_ADDR / "
+            "MASTER_PORT, which Azure ML and torchrun set; this address ignores them",
+            'init_method="env://" (or leave it out)',
+            "init_method_not_env",
+        )
+    if keyword(call, "timeout") is None:
+        yield src.finding(
+            call, "no timeout: a large model's first step or checkpoint can outlast the "
+            "default and stop every rank",
+            "timeout=datetime.timedelta(minutes=60) in init_process_group",
+            "no_init_timeout", "advice",
+        )  # fmt: skip
+    yield from _rank_source(src, plan, call)
+
+
+def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
+    """rank= from a spawn index (or a literal), world_size= from the GPU count: right on one
+    node, wrong on the plan's."""
+    rank, size = keyword(call, "rank"), keyword(call, "world_size")
+    if rank is None and size is None:
+        return
+    words = " ".join(ast.dump(n) for n in (rank, size) if n is not None)
+    from_env = "environ" in words or "getenv" in words or "node" in words.lower()
+    spawned = _under_spawn(src, call)
+    sized = plan.flow.value(size, {}).value if plan.flow and size is not None else None
+    wrong_size = isinstance(sized, int) and sized != plan.world and not isinstance(sized, bool)
+    if (spawned and not from_env) or isinstance(constant(rank), int) or wrong_size:
+        yield src.finding(
+            call,
+            "rank and world size come from "
+            + ("the spawn index" if spawned else "the script")
+            + (f" (world size {sized})" if wrong_size else "")
+            + f", not from RANK / WORLD_SIZE: on the plan's {plan.nodes} nodes every node "
+            f"numbers its processes 0..{plan.gpus_per_node - 1}, and the world is {plan.world}",
+            'dist.init_process_group(backend, init_method="env://") and read '
+            'int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]) when needed',
+            "rank_not_from_env",
+        )
+
+
+def _under_spawn(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
+    fn = src.function_of(node)
+    if fn is None or depth == 0:
+        return False
+    for caller in src.callers(fn):
+        name = dotted(caller.func)
+        if name.endswith(SPAWNS) and caller.args and _plain_name(caller.args[0]) == fn.name:
+            return True
+        if _under_spawn(src, caller, depth - 1):
+            return True
+    return False
+
+
+def _plain_name(node: ast.AST) -> str:
+    return dotted(node).split(".")[-1]
+
+
+def _master_overwritten(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    if plan.nodes <= 1:
+        return
+    for key, value, stmt in env_writes(src):
+        if key in ("MASTER_ADDR", "MASTER_PORT") and isinstance(constant(value), str | int):
+            yield src.finding(
+                stmt,
+                f"{key} is set to {constant(value)!r}, replacing the "
+                f"{'master node' if key == 'MASTER_ADDR' else 'port'} the plan gives: the "
+                f"{plan.nodes} nodes never meet",
+                f"remove it (or os.environ.setdefault({key!r}, ...)): Azure ML and torchrun set it",
+                "hardcoded_master",
             )
-        elif backend == "gloo" and plan.gpus:
-            yield Finding(
-                call.lineno,
-                'backend="gloo" on GPUs is many times slower than NCCL',
-                SAME_DEVICE_BACKEND,
-                "gloo_on_gpu",
-                "warning",
-            )
-        method = constant(keyword(call, "init_method"))
-        if isinstance(method, str) and method != "env://":
-            yield Finding(
-                call.lineno,
-                f"init_method={method!r}: Azure ML and torchrun give the rendezvous through "
-                "MASTER_ADDR / MASTER_PORT",
-                'init_method="env://" (or leave it out)',
-                "init_method_not_env",
-            )
-        if keyword(call, "timeout") is None:
-            yield Finding(
-                call.lineno,
-                "no timeout: a large model's first step or checkpoint can outlast the "
-                "default and stop every rank",
-                "timeout=datetime.timedelta(minutes=60) in init_process_group",
-                "no_init_timeout",
-                "advice",
-            )
-    if not src.has("LOCAL_RANK", "local_rank", "OMPI_COMM_WORLD_LOCAL_RANK"):
-        yield Finding(
+
+
+def env_writes(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.AST]]:
+    """(key, value, statement) for each `os.environ[KEY] = value` in code that runs."""
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Assign) and src.runs(node):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Subscript)
+                        and dotted(target.value).endswith("environ")
+                        and isinstance(constant(target.slice), str)
+                    ):
+                        yield str(constant(target.slice)), node.value, node
+
+
+def _spawns(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    if plan.started_per_node <= 1:
+        return
+    for name, call in src.calls:
+        if not (name.endswith(SPAWNS) or name.endswith("multiprocessing.Process")):
+            continue
+        if "spawn" not in name and "start_processes" not in name:
+            continue
+        if plan.flow is not None and plan.flow.off(call) is not None:
+            continue
+        n = keyword(call, "nprocs", 2)
+        value = plan.flow.value(n, {}).value if plan.flow and n is not None else None
+        count = value if isinstance(value, int) and not isinstance(value, bool) else "N"
+        yield src.finding(
+            call,
+            f"{name}(nprocs={count}) under a plan that already starts "
+            f"{plan.started_per_node} processes per node: each starts {count} more "
+            f"({plan.started_per_node} x {count} per node)",
+            "call the training function once per process (the plan starts one per GPU), "
+            "or choose per-node launch without a launcher",
+            "spawn_under_launcher",
+        )
+        return
+
+
+def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """LOCAL_RANK picks the device; the model wrapped; a DistributedSampler, and `set_epoch`
+    each epoch."""
+    if not src.has("LOCAL_RANK", "local_rank", "OMPI_COMM_WORLD_LOCAL_RANK", "local_process_index"):
+        yield src.finding(
             None,
-            "LOCAL_RANK is never read, so every process on a node uses the same GPU",
+            f"LOCAL_RANK is never read, so the {plan.gpus_per_node} processes of a node all "
+            "use the same GPU",
             'torch.cuda.set_device(int(os.environ["LOCAL_RANK"])) before building the model',
             "device_not_local_rank",
         )
+    if not setup_calls(src):
+        return  # the process group's fix brings the wrap and the sampler
+    if not src.find(*WRAPS) and not src.has(*WRAPS):
+        yield src.finding(
+            None,
+            "the model is never wrapped in DistributedDataParallel: gradients are not "
+            f"averaged, so the {plan.world} copies drift apart",
+            "model = DistributedDataParallel(model, device_ids=[local_rank])",
+            "no_ddp_wrap",
+        )
+    yield from sampler_rules(src, plan)
+
+
+def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     loaders = src.find("DataLoader")
-    samplers = src.find("DistributedSampler")
-    if loaders and not samplers and not src.has("DistributedSampler"):
-        yield Finding(
-            loaders[0].lineno,
-            "a DataLoader without a DistributedSampler: every rank reads the whole dataset",
+    samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
+    sharded = src.has("DistributedSampler", "split_dataset_by_node", "shard", "num_replicas")
+    if loaders and not samplers and not sharded:
+        yield src.finding(
+            loaders[0],
+            f"a DataLoader without a DistributedSampler: each of the {plan.world} ranks reads "
+            "the whole dataset every epoch",
             "DataLoader(dataset, sampler=DistributedSampler(dataset), ...)",
             "no_distributed_sampler",
         )
-    if (samplers or src.has("DistributedSampler")) and not src.find("set_epoch"):
-        line = samplers[0].lineno if samplers else None
-        yield Finding(
-            line,
+    shuffled = [s for s in samplers if constant(keyword(s, "shuffle")) is not False]
+    if shuffled and not src.find("set_epoch"):
+        yield src.finding(
+            shuffled[0],
             "DistributedSampler without set_epoch(): every epoch shuffles the same way",
             "sampler.set_epoch(epoch) at the start of each epoch",
             "sampler_no_set_epoch",
             "warning",
         )
-    yield from rank_zero_writes(src, plan)
 
 
-_SAVES = ("save_checkpoint", "save_model", "save_pretrained")
+_SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights")
 _LOGS = ("log_metric", "log_metrics", "log_param", "log_params", "log_artifact")
+_ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
 
 
-def rank_zero_writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """Checkpoints and metrics written on every rank (one finding makes the point)."""
+def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """Checkpoints and files written by every rank into the same path (a guard in a caller
+    covers the callee)."""
     for name, call in src.calls:
         last = name.split(".")[-1]
-        saving = name == "torch.save" or last in _SAVES
-        if not saving and not (name.startswith("mlflow.") and last in _LOGS):
-            continue
-        if src.guarded_by_rank(call):
-            continue
-        yield Finding(
-            call.lineno,
-            f"{name}() runs on every rank: "
-            + ("each writes the same checkpoint" if saving else "each logs the same metric"),
-            "only on rank 0: `if int(os.environ.get('RANK', 0)) == 0:`",
-            "unguarded_write" if saving else "unguarded_log",
-            "error" if saving else "advice",
+        receiver = name.rpartition(".")[0].lower()
+        saving = name == "torch.save" or (
+            last in _SAVES and not any(e in receiver for e in _ENGINES)
         )
-        return
+        if last == "save" and receiver and receiver.split(".")[-1] in ("model", "net"):
+            saving = True
+        if last == "open" and name in ("open", "builtins.open"):
+            mode = constant(keyword(call, "mode", 1))
+            saving = isinstance(mode, str) and "w" in mode and "rank" not in ast.dump(call)
+        if not saving or src.guarded_by_rank(call):
+            continue
+        yield src.finding(
+            call,
+            f"{name}() runs on all {plan.world} ranks: each writes the same file at once "
+            "(a torn or clobbered checkpoint)",
+            "only on rank 0: `if int(os.environ.get('RANK', 0)) == 0:`",
+            "unguarded_write",
+        )
 
 
 class PyTorch(Framework):
@@ -223,7 +385,7 @@ class PyTorch(Framework):
     sample_script = "train_ddp.py"
     guess_order = 1000  # what a job is when nothing says otherwise
     mechanisms = ("init_process_group", "DistributedDataParallel", "torchrun", "DataLoader")
-    script_rules = (ddp_rules,)
+    script_rules = (process_group_rules, data_rules, write_rules)
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
         return TORCHRUN_LAUNCHER if spec.launch == "per_node" else None

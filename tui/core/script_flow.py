@@ -1,0 +1,272 @@
+"""Following values through a script without running it: what its arguments hold under the
+plan's command (given, or their defaults), what it reads from the plan's environment, and which
+`if` then goes which way, so a rule can ask whether a line is reached and, when it is not,
+which flag's default turned it off.
+
+A small, cautious evaluator: literals, the parsed arguments (`args.world_size`), `os.environ`,
+local names assigned in straight-line code, comparisons, `and`/`or`/`not`, arithmetic,
+`int()`/`float()`/`str()`/`bool()`, `torch.cuda.device_count()`-style counts (the plan's GPUs per
+node). Anything else is unknown, and an unknown test says nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from tui.core.script_args import Outcome, Parser
+from tui.core.script_facts import ScriptFacts, dotted
+
+UNKNOWN: object = type("Unknown", (), {"__repr__": lambda self: "?"})()
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value, and the arguments whose defaults (not given on the command line) made it."""
+
+    value: object
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def known(self) -> bool:
+        return self.value is not UNKNOWN
+
+
+NOTHING = Value(UNKNOWN)
+
+_COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+_ARITHMETIC = {
+    ast.Add: operator.add,
+    ast.Sub: operator.sub,
+    ast.Mult: operator.mul,
+    ast.FloorDiv: operator.floordiv,
+    ast.Mod: operator.mod,
+}
+_CASTS = {"int": int, "float": float, "str": str, "bool": bool}
+_DEVICE_COUNTS = ("device_count", "cpu_count")
+
+
+@dataclass
+class Flow:
+    """The values of one script under the plan: `run()` walks its code once, in source order."""
+
+    src: ScriptFacts
+    parser: Parser | None
+    outcome: Outcome | None
+    env: Mapping[str, object]
+    gpus_per_node: int
+    args: dict[str, Value] = field(default_factory=dict)
+    tests: dict[ast.AST, Value] = field(default_factory=dict)
+    flag_nodes: dict[str, ast.AST] = field(default_factory=dict)
+
+    def run(self) -> Flow:
+        if self.parser is not None and self.outcome is not None:
+            for arg in self.parser.args:
+                self.flag_nodes.setdefault(arg.dest, arg.node)
+                if arg.dest in self.outcome.given:
+                    self.args[arg.dest] = Value(_convert(self.outcome.given[arg.dest], arg.kind))
+                else:
+                    default = self.value(arg.default, {}) if arg.default is not None else None
+                    known = default.value if default is not None else None
+                    self.args[arg.dest] = Value(known, frozenset({arg.dest}))
+        for module in self.src.modules:
+            self._block(module.tree.body, {}, certain=True)
+        order = {m.file: i for i, m in enumerate(self.src.modules)}
+        live = [fn for fns in self.src.functions.values() for fn in fns if fn in self.src.live]
+        for fn in sorted(live, key=lambda f: (order[self.src.file(f)], f.lineno)):
+            self._block(fn.body, {}, certain=True)
+        return self
+
+    # ---- statements -----------------------------------------------------------------------
+
+    def _block(self, body: list[ast.stmt], local: dict[str, Value], certain: bool) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.Assign | ast.AnnAssign) and stmt.value is not None:
+                value = self.value(stmt.value, local) if certain else NOTHING
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                for target in targets:
+                    self._assign(target, value, local)
+            elif isinstance(stmt, ast.If):
+                test = self.value(stmt.test, local)
+                self.tests[stmt] = test
+                if test.known and certain:
+                    taken, other = (
+                        (stmt.body, stmt.orelse) if test.value else (stmt.orelse, stmt.body)
+                    )
+                    self._block(taken, local, certain)
+                    self._taint(other, test.flags, local)
+                else:
+                    self._block(stmt.body, local, False)
+                    self._block(stmt.orelse, local, False)
+            elif isinstance(stmt, ast.With | ast.Try):
+                self._block(stmt.body, local, certain)
+            elif isinstance(stmt, ast.For | ast.While | ast.AsyncFor):
+                self._block(stmt.body, local, False)
+
+    def _assign(self, target: ast.AST, value: Value, local: dict[str, Value]) -> None:
+        if isinstance(target, ast.Name):
+            local[target.id] = value
+        elif self._is_args(target):
+            self.args[target.attr] = value  # type: ignore[attr-defined]
+
+    def _taint(self, body: list[ast.stmt], flags: frozenset[str], local: dict[str, Value]) -> None:
+        """What a branch not taken would have assigned keeps the flags that decided it."""
+        for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+            stored = isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+            if stored and self._is_args(node) and node.attr in self.args:  # type: ignore[union-attr]
+                old = self.args[node.attr]  # type: ignore[union-attr]
+                self.args[node.attr] = Value(old.value, old.flags | flags)  # type: ignore[union-attr]
+
+    def _is_args(self, node: ast.AST) -> bool:
+        names = self.parser.namespaces if self.parser else set()
+        return (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in names
+        )
+
+    # ---- expressions ----------------------------------------------------------------------
+
+    def value(self, node: ast.AST | None, local: dict[str, Value], depth: int = 0) -> Value:
+        if node is None or depth > 40:
+            return NOTHING
+        try:
+            return self._value(node, local, depth + 1)
+        except (TypeError, ValueError, ArithmeticError, OverflowError):
+            return NOTHING
+
+    def _value(self, node: ast.AST, local: dict[str, Value], depth: int) -> Value:
+        if isinstance(node, ast.Constant):
+            return Value(node.value)
+        if isinstance(node, ast.Name):
+            return local.get(node.id, NOTHING)
+        if isinstance(node, ast.Attribute) and self._is_args(node):
+            return self.args.get(node.attr, NOTHING)
+        if isinstance(node, ast.Subscript) and dotted(node.value).endswith("os.environ"):
+            key = self.value(node.slice, local, depth)
+            return self._env(key.value, UNKNOWN)
+        if isinstance(node, ast.Call):
+            return self._call(node, local, depth)
+        if isinstance(node, ast.UnaryOp):
+            inner = self.value(node.operand, local, depth)
+            if not inner.known:
+                return Value(UNKNOWN, inner.flags)
+            if isinstance(node.op, ast.Not):
+                return Value(not inner.value, inner.flags)
+            if isinstance(node.op, ast.USub):
+                return Value(-inner.value, inner.flags)  # type: ignore[operator]
+            return NOTHING
+        if isinstance(node, ast.BoolOp):
+            return self._bool(node, local, depth)
+        if isinstance(node, ast.Compare):
+            left = self.value(node.left, local, depth)
+            flags = left.flags
+            result: object = True
+            for op, right_node in zip(node.ops, node.comparators, strict=True):
+                right = self.value(right_node, local, depth)
+                flags |= right.flags
+                if isinstance(right_node, ast.Attribute) and dotted(right_node).endswith(
+                    "os.environ"
+                ):
+                    right = Value(self.env)
+                if not (left.known and right.known) or type(op) not in _COMPARE:
+                    return Value(UNKNOWN, flags)
+                result = result and _COMPARE[type(op)](left.value, right.value)
+                left = right
+            return Value(bool(result), flags)
+        if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+            a, b = self.value(node.left, local, depth), self.value(node.right, local, depth)
+            if a.known and b.known:
+                return Value(_ARITHMETIC[type(node.op)](a.value, b.value), a.flags | b.flags)
+            return Value(UNKNOWN, a.flags | b.flags)
+        if isinstance(node, ast.IfExp):
+            test = self.value(node.test, local, depth)
+            if test.known:
+                chosen = self.value(node.body if test.value else node.orelse, local, depth)
+                return Value(chosen.value, chosen.flags | test.flags)
+        return NOTHING
+
+    def _bool(self, node: ast.BoolOp, local: dict[str, Value], depth: int) -> Value:
+        flags: frozenset[str] = frozenset()
+        unknown = False
+        is_and = isinstance(node.op, ast.And)
+        for part in node.values:
+            v = self.value(part, local, depth)
+            flags |= v.flags
+            if not v.known:
+                unknown = True
+            elif bool(v.value) != is_and:
+                return Value(v.value, v.flags)  # decides it whatever the rest
+        return Value(UNKNOWN if unknown else is_and, flags)
+
+    def _call(self, node: ast.Call, local: dict[str, Value], depth: int) -> Value:
+        name = dotted(node.func)
+        args = [self.value(a, local, depth) for a in node.args[:2]]
+        if name.endswith(("environ.get", "getenv")) and args:
+            return self._env(args[0].value, args[1].value if len(args) > 1 else None)
+        if name.split(".")[-1] in _DEVICE_COUNTS:
+            return Value(self.gpus_per_node)
+        if name in _CASTS and len(args) == 1:
+            if not args[0].known:
+                return Value(UNKNOWN, args[0].flags)
+            return Value(_CASTS[name](args[0].value), args[0].flags)
+        return NOTHING
+
+    def _env(self, key: object, default: object) -> Value:
+        if not isinstance(key, str):
+            return NOTHING
+        return Value(str(self.env[key]) if key in self.env else default)
+
+    # ---- asking ---------------------------------------------------------------------------
+
+    def off(self, node: ast.AST, depth: int = 3) -> Value | None:
+        """When `node` is never reached under the plan: the test that keeps it off (its flags
+        say which defaults did it); None when it is, or may be, reached."""
+        current, child = self.src.parents.get(node), node
+        while current is not None:
+            if isinstance(current, ast.If):
+                test = self.tests.get(current) or self.value(current.test, {})
+                if test.known:
+                    branch = current.body if child in current.body else current.orelse
+                    taken = current.body if test.value else current.orelse
+                    if child in branch and branch is not taken:
+                        return test
+            if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+                callers = self.src.callers(current)
+                if not depth or not callers:
+                    return None
+                offs = [self.off(c, depth - 1) for c in callers]
+                if all(o is not None for o in offs):
+                    return Value(False, frozenset().union(*(o.flags for o in offs if o)))
+                return None
+            current, child = self.src.parents.get(current), current
+        return None
+
+
+def _convert(given: object, kind: str | None) -> object:
+    if isinstance(given, str):
+        if kind == "int":
+            return _try(int, given)
+        if kind == "float":
+            return _try(float, given)
+    return given
+
+
+def _try(cast, text: str) -> object:
+    try:
+        return cast(text)
+    except ValueError:
+        return UNKNOWN
