@@ -68,15 +68,21 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         logs, mtimes, failed, files, hints = _job_logs(args)
         local = args.target == "local"
     diagnosis = diagnose(logs, mtimes, failed=failed, local=local)
-    network, warning = _network(files, logs, args.vm_size or hints.get("sku"), hints)
+    vm_size = args.vm_size or hints.get("sku")
+    network, warning = _network(files, logs, vm_size, hints)
+    allreduce = _allreduce(logs, vm_size, network.get("nodes") or hints.get("nodes") or 1)
     if args.json:
         out = diagnosis.to_json()
         out["network"] = network
+        if allreduce is not None:
+            out["allreduce"] = allreduce
         json.dump(out, sys.stdout)
         print()
     else:
         _print(diagnosis)
         _print_network(network, warning)
+        if allreduce is not None:
+            print(f"all_reduce_perf: {allreduce['verdict']}")
     return 0 if diagnosis.healthy else 1
 
 
@@ -102,6 +108,18 @@ def _network(files, logs, vm_size: str | None, hints: dict) -> tuple[dict, objec
         warning=warning.to_json() if warning else None,
     )
     return out, warning
+
+
+def _allreduce(logs, vm_size: str | None, nodes: int) -> dict | None:
+    """An nccl-tests all_reduce_perf table in the logs (the cluster check), read and compared
+    with what the VM size should reach; None when no log holds one."""
+    from tui.logs.nccl_tests import compare, parse
+
+    for ex in logs.values():
+        result = parse(text for _, text in ex.lines)
+        if result is not None and result.rows:
+            return {**result.to_json(), **compare(result, vm_size, int(nodes)).to_json()}
+    return None
 
 
 def _print_network(network: dict, warning) -> None:

@@ -237,7 +237,7 @@ class NetworkReader:
             self.evidence[k] for k in (keys, "ib", "socket", "efa", "network") if k in self.evidence
         ]
         return Network(
-            seen=True,
+            seen=self.lines > 0,
             nccl_version=self.version,
             nranks=self.nranks or (max(self.header_hosts) + 1 if self.header_hosts else None),
             nodes=nodes,
