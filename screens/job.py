@@ -40,6 +40,7 @@ from widgets.rank_strip import RankStrip
 
 if TYPE_CHECKING:
     from tui.backends.base import Backend
+    from tui.core.prices import PlanPrice
     from tui.logs.sources import LogSource
 
 UI_TIMING = Timing(max_read=1 << 20)
@@ -100,10 +101,14 @@ class JobScreen(JobKeys):
         timing: Timing | None = None,
         window: int = 50_000,
         spool_dir: Path | None = None,
+        price: PlanPrice | None = None,
     ) -> None:
         super().__init__()
         self.backend = backend
         self.handle = handle
+        self.price = price
+        """What the job's nodes cost per hour (a job submitted to Azure ML from this app): the
+        status shows the cost so far and, from the ETA, to finish. None: no cost line."""
         self.status_interval = status_interval or STATUS_INTERVAL.get(handle.backend, 1.0)
         """Seconds between status polls (tests keep it at 0.1 s or more)."""
         self.timing = timing or UI_TIMING
@@ -239,6 +244,8 @@ class JobScreen(JobKeys):
         if has_data and self._first_data_at is None:
             self._first_data_at = datetime.now(timezone.utc)
         text = job_line(self.handle, self.status, self._problem, has_data, self._first_data_at)
+        if (cost := self._cost()) is not None:
+            text += f"\n{escape(cost)}"
         if self.log_name is None:
             return text + "\n[$text-muted]waiting for the job's logs…[/]"
         state = self.follower.state if self.follower else FollowerState(self.log_name)
@@ -248,6 +255,17 @@ class JobScreen(JobKeys):
         return f"{text}\n" + log_line(
             title, state, view, ended=ended, head_fill=self.head_fill, saved_path=self.saved_path
         )
+
+    def _cost(self) -> str | None:
+        """`cost ≈ $12.34 so far · ≈ $56.78 to finish (…)`: the job's clock (from its start) and
+        the training's ETA, times the price of its nodes."""
+        if self.price is None or self.status is None:
+            return None
+        started = self.status.started_at or self._first_data_at
+        took = elapsed(self.status, self._first_data_at) if started else None
+        standing = self.metrics.tracker.standing()
+        eta = standing.eta if standing.eta_scope == "training" else None
+        return self.price.cost_words(took, eta, self.status.is_terminal)
 
     # ---- the log --------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ from typing import ClassVar
 from rich.console import Group
 from rich.syntax import Syntax
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -17,6 +18,7 @@ from textual.widgets import Button, Static, TabbedContent, TabPane
 from screens.base import WizardStep
 from tui.core.export import to_yaml
 from tui.core.plan import LaunchPlan, Origin
+from tui.core.prices import plan_price, refresh, refresh_due
 from tui.core.sdk import to_python
 from tui.frameworks import registry
 from tui.frameworks.base import Framework
@@ -106,12 +108,13 @@ class ReviewStep(WizardStep):
     def sync(self) -> None:
         super().sync()
         self.render_plan(self.app.current_plan())
+        if not self.__dict__.get("_asked_prices") and refresh_due():
+            self._asked_prices = True  # once a review: a day-old cache, or none, asks the API
+            self._refresh_prices()
 
     def render_plan(self, p: LaunchPlan) -> None:
         """Fill every tab from `p` (timed by the review benchmark)."""
-        from tui.core.plan import describe
-
-        self.query_one("#summary", Static).update(Text(describe(p), style="bold"))
+        self.query_one("#summary", Static).update(self._summary(p))
         self.query_one("#tab-command-body", Static).update(self._command(p))
         colors = origin_colors(self.app.current_theme)
         legend = Text("who sets it: ")
@@ -150,6 +153,28 @@ class ReviewStep(WizardStep):
         self.shown = {"yaml": to_yaml(p), "sdk": to_python(p)}
         self.query_one("#tab-yaml-body", Static).update(_syntax(self.shown["yaml"], "yaml", dark))
         self.query_one("#tab-sdk-body", Static).update(_syntax(self.shown["sdk"], "python", dark))
+
+    def _summary(self, p: LaunchPlan) -> Text:
+        """The plan in one line, and on Azure ML its price per hour with the price's date."""
+        from tui.core.plan import describe
+
+        text = Text(describe(p), style="bold")
+        priced = plan_price(p)
+        if priced is not None:
+            text.append("\nPrice: ", style="bold")
+            text.append(priced.line())
+        return text
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="prices")
+    def _refresh_prices(self) -> None:
+        """Ask Azure's retail prices API (3 s at most); redraw the price, or say why not."""
+        done = refresh()
+        self.app.call_from_thread(self._prices_refreshed, done.ok, done.message)
+
+    def _prices_refreshed(self, ok: bool, message: str) -> None:
+        if ok and self.is_mounted:
+            self.query_one("#summary", Static).update(self._summary(self.app.current_plan()))
+        self.notify(message, severity="information" if ok else "warning", timeout=8)
 
     def _config(self, p: LaunchPlan, framework: Framework, dark: bool) -> Group:
         """The generated config with its arithmetic, or the user's file with what is wrong."""

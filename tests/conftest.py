@@ -26,11 +26,12 @@ _run_home: list[Path] = []
 
 
 def home_env(folder: Path) -> dict[str, str]:
-    """HOME, DTRAIN_TUI_HOME and the XDG folders, all inside `folder`."""
+    """HOME, DTRAIN_TUI_HOME and the XDG folders, all inside `folder`; no prices API."""
     home = folder / "user"
     return {
         "HOME": str(home),
         "DTRAIN_TUI_HOME": str(folder / "dtrain-tui"),
+        "DTRAIN_TUI_PRICES_URL": "",  # no test asks Azure's prices API (test_prices serves one)
         **{name: str(home / sub) for name, sub in _XDG.items()},
     }
 

@@ -292,7 +292,8 @@ class DtrainApp(OrderedKeys):
             return
         try:
             backend = factory()
-            handle = backend.submit(self.current_plan(kind))
+            planned = self.current_plan(kind)
+            handle = backend.submit(planned)
         except Exception as err:  # shown, never a traceback
             self.call_from_thread(
                 self.notify, f"Submit failed: {err}", severity="error", timeout=10
@@ -300,7 +301,12 @@ class DtrainApp(OrderedKeys):
             return
         self.submitted.append((backend, handle))
         self.call_from_thread(self.notify, f"Submitted {handle.name} ({kind})", timeout=10)
-        self.call_from_thread(self.show_job, backend, handle)
+        price = None
+        if kind == "azureml":  # its nodes' price: the job screen shows what the job costs
+            from tui.core.prices import plan_price
+
+            price = plan_price(planned)
+        self.call_from_thread(self.show_job, backend, handle, None, price)
 
     # ---- quitting ----------------------------------------------------------------------------
 
@@ -355,11 +361,14 @@ class DtrainApp(OrderedKeys):
                 lines.append(f"{handle.name}: cancel failed: {err}")
         self.call_from_thread(self.exit, None, 0, "\n".join(lines))
 
-    def show_job(self, backend: Any, handle: JobHandle, log: str | None = None) -> None:
-        """Open the job screen: its status and its log (`log`, else rank 0's), live."""
+    def show_job(
+        self, backend: Any, handle: JobHandle, log: str | None = None, price: Any = None
+    ) -> None:
+        """Open the job screen: its status and its log (`log`, else rank 0's), live; with
+        `price` (a `PlanPrice`), what the job costs so far and to finish."""
         from screens.job import JobScreen
 
-        self.push_screen(JobScreen(backend, handle, log=log))
+        self.push_screen(JobScreen(backend, handle, log=log, price=price))
 
 
 def _reattach(job: tuple[Any, JobHandle]) -> str:

@@ -61,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
         default="command",
         help="what to show (default: command; deepspeed: the ds_config.json, as JSON)",
     )
+    p.add_argument(
+        "--offline",
+        action="store_true",
+        help="do not ask Azure's retail prices API (shows the cached or shipped prices)",
+    )
 
     p = sub.add_parser("export", help="write the job as CLI v2 YAML, azure-ai-ml Python or JSON")
     add_inputs(p)
@@ -182,6 +187,11 @@ def cmd_preview(args: argparse.Namespace) -> int:
 
     p = _plan(args)
     framework = registry.get(p.spec.framework)
+    if not args.offline and p.target.kind == "azureml" and p.spec.sku:
+        from tui.core.prices import refresh, refresh_due
+
+        if refresh_due():  # at most a day old, else asked (3 s at most; said on stderr)
+            print(refresh().message, file=sys.stderr)
     if args.show == SHOW_CONFIG:
         _print_config(p, framework)
     else:

@@ -1,4 +1,5 @@
-"""A plan as terminal text for `dtrain-tui preview`: summary, why, commands, env per rank, warnings.
+"""A plan as terminal text for `dtrain-tui preview`: summary, why, price, commands, env per rank,
+warnings.
 
 Rich styles when stdout is a terminal, plain text when piped. Ranks are written a batch at a
 time as they are built, so memory stays flat however many ranks the plan has; on a terminal,
@@ -94,6 +95,19 @@ def summary(p: LaunchPlan, clean: Clean = _same) -> Out:
     return out
 
 
+def price(p: LaunchPlan, clean: Clean = _same) -> Out:
+    """`Price: $54.39/h dedicated, … (…; Azure retail prices, eastus, 2026-11-09 snapshot)` on
+    Azure ML; nothing for this machine."""
+    from tui.core.prices import plan_price
+
+    out = _new(clean)
+    priced = plan_price(p)
+    if priced is not None:
+        out.append("Price: ", style="bold")
+        out.append(clean(priced.line()) + "\n")
+    return out
+
+
 def warnings(p: LaunchPlan, clean: Clean = _same) -> Out:
     out = _new(clean)
     if p.warnings:
@@ -164,6 +178,7 @@ def print_plan(p: LaunchPlan, show: str, console: Console) -> None:
         return
     sections = {"command", "env", "yaml", "sdk"} if show == "all" else {show}
     put(summary(p, clean))
+    put(price(p, clean))
     if "command" in sections:
         put(commands(p, clean))
     if "env" in sections:

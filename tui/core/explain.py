@@ -78,6 +78,8 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
             f"{sku.gpus}"
             + (f", or choose {smaller.name} ({smaller.gpus} GPUs)." if smaller else ".")
         )
+        if idle_cost := _idle_cost(sku, idle * spec.nodes):
+            out[-1] += f" The idle GPUs cost {idle_cost}."
     if sku and sku.vendor == "amd":
         out.append(f"sku: {sku.name} has AMD GPUs: use a ROCm environment; RCCL replaces NCCL.")
     out += framework.warnings(spec)
@@ -107,6 +109,17 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
             "overwritten. Remove it."
         )
     return out
+
+
+def _idle_cost(sku: Sku, idle: int) -> str | None:
+    """`$108.79/h dedicated (Azure retail prices, eastus, 2026-11-09 snapshot)`: `idle` GPUs'
+    share of the size's price. The shipped snapshot's, so the plan stays a function of the spec."""
+    from tui.core.prices import money, vm_price
+
+    price = vm_price(sku.name, cached=False)
+    if price is None or price.dedicated is None or not sku.gpus:
+        return None
+    return f"{money(price.dedicated * idle / sku.gpus)}/h dedicated ({price.label})"
 
 
 def _unknown_distribution(spec: JobSpec) -> list[str]:
