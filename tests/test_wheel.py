@@ -105,6 +105,7 @@ def test_preview_runs_from_a_folder_outside_the_checkout(installed, tmp_path: Pa
         "dtrain-tui preview --preset pytorch-ddp",
     )
     assert "train_ddp.py" in done.stdout
+    assert "Price: $54.39/h dedicated" in done.stdout  # presets/prices.json is in the wheel
     assert not list(tmp_path.iterdir()), "preview wrote into the folder it ran from"
 
 
