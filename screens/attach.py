@@ -14,6 +14,7 @@ from textual.widgets import Button, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.backends.base import JobHandle
+from tui.core.words import counted
 from widgets.list_keys import KeyedOptionList
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class AttachScreen(ModalScreen[JobHandle | None]):
             yield Static("Asking Azure ML for the workspace's recent jobs…", id="attach-status")
             yield KeyedOptionList(id="attach-jobs")
             with Horizontal():
-                yield Button("Open", id="ok", variant="primary")
+                yield Button("Open", id="ok", variant="primary", disabled=True)  # nothing yet
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
@@ -87,8 +88,8 @@ class AttachScreen(ModalScreen[JobHandle | None]):
                 else f"No jobs in {escape(workspace)} yet."
             )
             return
-        plural = "s" if len(jobs) != 1 else ""
-        shown = f"{len(jobs)} recent job{plural} in {escape(workspace)}, newest first"
+        self.query_one("#ok", Button).disabled = False
+        shown = f"{counted(len(jobs), 'recent job')} in {escape(workspace)}, newest first"
         status.update(f"{shown} ({escape(note)}):" if note else f"{shown}:")
         options = self.query_one(OptionList)
         options.clear_options()

@@ -10,6 +10,7 @@ from textual.widgets import Button, Label, RadioButton, RadioSet
 
 from screens.base import WizardStep
 from tui.core.spec import JobSpec, launch_mode_problem, switch_framework
+from tui.core.words import counted, plural
 from tui.frameworks import registry
 
 if TYPE_CHECKING:
@@ -140,10 +141,7 @@ def _here(spec: JobSpec, target: str) -> str:
     if target != "local":
         return "2 simulated nodes × 2 processes unless you change them"
     nodes, per = spec.nodes, spec.gpus_per_node
-    return (
-        f"{nodes} simulated node{'s' if nodes != 1 else ''} × "
-        f"{per} process{'es' if per != 1 else ''}"
-    )
+    return f"{nodes} simulated {plural(nodes, 'node')} × {counted(per, 'process')}"
 
 
 def switch_notes(old: JobSpec, new: JobSpec) -> list[str]:

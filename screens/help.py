@@ -36,6 +36,10 @@ Press `escape` to close.
 
 _SKIP = {"tab", "shift+tab", "ctrl+c", "ctrl+q", "f1", "question_mark"}
 """Keys every screen has (moving focus, copy, quit, this help): listed once, after the rest."""
+_NEVER_SENT = "super+"
+"""macOS's Command key: a terminal keeps it for itself (Cmd+C copies in the terminal), so an app
+in one never sees super+c or super+backspace; a row for them would promise a key that does
+nothing."""
 
 
 def keys_of(screen: Screen) -> list[tuple[str, str]]:
@@ -43,7 +47,7 @@ def keys_of(screen: Screen) -> list[tuple[str, str]]:
     out: dict[str, str] = {}
     for key, active in screen.active_bindings.items():
         binding = active.binding
-        if key in _SKIP or binding.system or not active.enabled:
+        if key in _SKIP or key.startswith(_NEVER_SENT) or binding.system or not active.enabled:
             continue
         does = binding.description or binding.action.split("(")[0].replace("_", " ")
         out.setdefault(screen.app.get_key_display(binding), does)

@@ -16,6 +16,7 @@ from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widgets import Input, Label
 
+from tui.core.words import counted
 from tui.logs.names import ordered
 from widgets.log_view import LogView
 
@@ -210,7 +211,7 @@ class JobKeys(Screen[None]):
 
     def _saved(self, path: Path, lines: int) -> None:
         self.saved_path = path
-        self.notify(f"Saved {lines:,} lines to {path}", timeout=8)
+        self.notify(f"Saved {counted(lines, 'line')} to {path}", timeout=8)
         self.show_status()
 
     def action_cancel_job(self) -> None:

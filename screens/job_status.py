@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from textual.markup import escape
 
 from tui.backends.base import JobHandle, JobState, JobStatus
+from tui.core.words import counted
 from tui.logs.follower import FollowerState
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def log_line(
     """The log on display (`title`): what the follower read, and what the view shows of it."""
     parts = [
         f"[b]{escape(title)}[/b]",
-        f"{_size(state.bytes_received)} · {view.line_count:,} lines",
+        f"{_size(state.bytes_received)} · {counted(view.line_count, 'line')}",
     ]
     age = state.seconds_since_data()
     if age is not None and not ended:
@@ -112,10 +113,10 @@ def log_line(
             where += f" {100 * done:.0f}%"
         parts.append(f"/{escape(view.search_query)} {where}")
     if view.filter_query:
-        parts.append(f"&{escape(view.filter_query)}: {view.shown_count:,} lines")
+        parts.append(f"&{escape(view.filter_query)}: {counted(view.shown_count, 'line')}")
     if view.error_count:
         n = view.error_count
-        parts.append(f"[$error]{n} error{'s' if n > 1 else ''}[/]")
+        parts.append(f"[$error]{counted(n, 'error')}[/]")
     if saved_path:
         parts.append(f"saved {escape(saved_path.name)}")
     return " · ".join(parts)

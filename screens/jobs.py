@@ -30,6 +30,7 @@ from textual.worker import get_current_worker
 
 from screens.jobs_rows import JobRow, age, azure_rows, diagnosis, local_rows, one_line
 from tui.backends.base import JobState
+from tui.core.words import plural
 from widgets.key_footer import KeyFooter
 from widgets.list_keys import KeyedDataTable
 
@@ -251,7 +252,7 @@ class JobsScreen(Screen[None]):
         here = sum(row.where == "here" for row in rows)
         running = sum(row.state in (JobState.RUNNING, JobState.STARTING) for row in rows)
         parts = [
-            f"[b]{here}[/b] job{'s' if here != 1 else ''} here",
+            f"[b]{here}[/b] {plural(here, 'job')} here",
             f"[b]{len(rows) - here}[/b] on Azure ML",
             f"[$success]{running} running[/]",
         ]

@@ -12,6 +12,7 @@ from tui.core.command import launcher_of
 from tui.core.plan import plan
 from tui.core.plan_types import Origin
 from tui.core.spec import JobSpec, launch_mode_problem
+from tui.core.words import counted, plural
 from tui.frameworks import registry
 
 MODES = {
@@ -41,12 +42,12 @@ def diagram(spec: JobSpec) -> Text:
         elif p.tasks:
             out.append(f"python ({node.role} {p.ranks[node.node].task_index}, all GPUs)\n")
         elif p.launcher_spawns:
-            out.append(f"{p.launcher} ─▶ {node.workers} workers (RANK {shown})\n")
+            out.append(f"{p.launcher} ─▶ {counted(node.workers, 'worker')} (RANK {shown})\n")
         else:
             out.append(f"{node.processes} × python (RANK {shown})\n")
     if len(p.nodes) > len(drawn):
         more = len(p.nodes) - len(drawn)
-        out.append(f"… {more} more node{'s' if more > 1 else ''}\n", style="dim")
+        out.append(f"… {more} more {plural(more, 'node')}\n", style="dim")
     return out
 
 
@@ -124,16 +125,17 @@ class LaunchStep(WizardStep):
         framework = registry.get(spec.framework)
         per_process = spec.with_changes(launch="per_process")
         mpi = framework.uses_mpi(per_process)
+        each = f"each of the {n} nodes" if n > 1 else "its one node"
         if mpi:
             text = (
-                f"**Per-process**: Azure ML starts mpirun, which starts {g} processes on each of "
-                f"the {n} nodes (`process_count_per_instance = {g}`); Open MPI gives each its "
+                f"**Per-process**: Azure ML starts mpirun, which starts {counted(g, 'process')} "
+                f"on {each} (`process_count_per_instance = {g}`); Open MPI gives each its "
                 f"OMPI_COMM_WORLD_RANK and LOCAL_RANK. Your script calls {framework.init_call}."
                 "\n\n"
             )
         else:
             text = (
-                f"**Per-process**: Azure ML starts {g} processes on each of the {n} nodes "
+                f"**Per-process**: Azure ML starts {counted(g, 'process')} on {each} "
                 f"(`process_count_per_instance = {g}`) and gives each its own RANK and "
                 f"LOCAL_RANK. Your script just calls {framework.init_call}.\n\n"
             )
@@ -147,14 +149,15 @@ class LaunchStep(WizardStep):
         elif launcher is not None:
             text += (
                 f"**Per-node**: Azure ML starts one process per node "
-                f"(`process_count_per_instance = 1`): `{launcher.name}`, which starts {g} "
-                "workers. The command passes it $NODE_RANK, $MASTER_ADDR and $MASTER_PORT, which "
+                f"(`process_count_per_instance = 1`): `{launcher.name}`, which starts "
+                f"{counted(g, 'worker')}. The command passes it $NODE_RANK, $MASTER_ADDR and "
+                "$MASTER_PORT, which "
                 f"Azure ML sets on each node, and the node count ({n}), which Azure ML does not "
                 "set. Use it for launcher features (restarts, failure summaries) or a script "
                 "already written for it.\n\n"
             )
         either = "WORLD_SIZE" if problem else "**Either way** WORLD_SIZE"
-        return text + f"{either} = {n} × {g} = {n * g} training processes."
+        return text + f"{either} = {n} × {g} = {counted(n * g, 'training process')}."
 
 
 def single_why(spec: JobSpec) -> str:

@@ -10,6 +10,7 @@ from screens.base import WizardStep, labelled
 from tui.core.catalog import find_sku
 from tui.core.plan import plan
 from tui.core.spec import JobSpec
+from tui.core.words import counted
 from tui.frameworks import registry
 from widgets.sku_table import SkuTable
 
@@ -63,14 +64,14 @@ class ResourcesStep(WizardStep):
         p = plan(spec)
         if p.tasks:
             world = (
-                f"{spec.nodes} worker{'s' if spec.nodes != 1 else ''} + "
+                f"{counted(spec.nodes, 'worker')} + "
                 f"{spec.parameter_servers} ps = {p.instance_count} tasks, one per node: "
                 f"instance_count = {p.instance_count}"
             )
         else:
             world = (
-                f"WORLD_SIZE = {spec.nodes} nodes × {p.workers_per_node} per node = "
-                f"{p.world_size} processes"
+                f"WORLD_SIZE = {counted(spec.nodes, 'node')} × {p.workers_per_node} per node = "
+                f"{counted(p.world_size, 'process')}"
             )
         self.query_one("#world", Static).update(world)
         resource_warnings = [w for w in p.warnings if w.startswith(("sku:", "launch:"))]

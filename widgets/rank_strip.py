@@ -22,6 +22,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from tui.core.words import counted
+
 _CELL = {
     "waiting": "[$text-muted]·[/]",
     "running": "[$success]■[/]",
@@ -169,7 +171,9 @@ class RankStrip(Static, can_focus=True):
         counts: dict[str, int] = {}
         for s in self.states:
             counts[s.state] = counts.get(s.state, 0) + 1
-        text = f"{len(self.states)} ranks: " + ", ".join(f"{n} {k}" for k, n in counts.items())
+        text = f"{counted(len(self.states), 'rank')}: " + ", ".join(
+            f"{n} {k}" for k, n in counts.items()
+        )
         v = self.verdict
         if v is not None and v.interval is not None:
             # How often a log grew between checks (not a line, not a step: a growth may hold

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tui.core.plan import LaunchPlan
+from tui.core.words import counted
 from widgets.env_table import theme_style
 
 MAX_NODES = 8
@@ -26,14 +27,12 @@ def _node_box(plan: LaunchPlan, node: int, primary: Style | str) -> Panel:
     body = Text()
     if plan.tasks:
         body.append(f"{info.role} {ranks[0].task_index}\n", style="bold")
-        body.append(f"1 task, {plan.spec.gpus_per_node} GPUs")
+        body.append(f"1 task, {counted(plan.spec.gpus_per_node, 'GPU')}")
     else:
         if plan.launcher_spawns:
-            body.append(f"{plan.launcher} → {info.workers} workers\n", style="bold")
+            body.append(f"{plan.launcher} → {counted(info.workers, 'worker')}\n", style="bold")
         else:
-            body.append(
-                f"{info.processes} process{'es' if info.processes != 1 else ''}\n", style="bold"
-            )
+            body.append(f"{counted(info.processes, 'process')}\n", style="bold")
         for r in ranks[:MAX_SLOTS]:
             body.append(f"GPU{r.local_rank}:r{r.rank} ")
         if len(ranks) > MAX_SLOTS:
@@ -57,7 +56,7 @@ def topology(
     count = len(plan.nodes)
     shown = list(range(count)) if count <= MAX_NODES else [*range(MAX_NODES - 1), count - 1]
     boxes = [_node_box(plan, n, primary) for n in shown]
-    nodes = f"{count} node{'s' if count != 1 else ''}"
+    nodes = counted(count, "node")
     if caption is not None:
         head = Text(f"{nodes}, {caption}", style="bold")
     else:

@@ -31,6 +31,7 @@ from tui.cli.metrics import add_parser as add_metrics_parser
 from tui.cli.metrics import cmd_metrics
 from tui.cli.serve import add_parser as add_serve_parser
 from tui.cli.serve import cmd_serve
+from tui.core.words import counted
 
 
 class _Parser(argparse.ArgumentParser):
@@ -256,11 +257,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"{out}: cannot write it ({why(err)}); the old file, if any, is unchanged"
         ) from None
     shape = (
-        f"{p.spec.nodes} workers + {p.spec.parameter_servers} ps"  # tasks: no WORLD_SIZE
+        f"{counted(p.spec.nodes, 'worker')} + {p.spec.parameter_servers} ps"  # tasks: no WORLD_SIZE
         if p.tasks
         else f"WORLD_SIZE {p.world_size}"
     )
-    print(f"wrote {out} ({args.format}: {p.instance_count} nodes, {shape})")
+    print(f"wrote {out} ({args.format}: {counted(p.instance_count, 'node')}, {shape})")
     if config_path is not None:
         print(f"wrote {config_path} (the {p.config_file.title} the command reads)")
     for w in p.warnings:

@@ -7,6 +7,7 @@ from tui.core.command import launcher_for, uses_mpi
 from tui.core.files import looks_secret
 from tui.core.plan_types import LaunchPlan, Target
 from tui.core.spec import JobSpec, submit_problems
+from tui.core.words import counted
 from tui.frameworks import registry
 from tui.frameworks.base import Launcher
 
@@ -74,9 +75,9 @@ def warnings(spec: JobSpec, sku: Sku | None, target: Target, instances: int) -> 
         out.append(
             f"sku: {spec.gpus_per_node} of {sku.name}'s {sku.gpus} GPUs per node run a rank; "
             f"the other {idle} are paid for and idle ({idle * spec.nodes} across "
-            f"{spec.nodes} node{'s' if spec.nodes != 1 else ''}). Set GPUs per node to "
+            f"{counted(spec.nodes, 'node')}). Set GPUs per node to "
             f"{sku.gpus}"
-            + (f", or choose {smaller.name} ({smaller.gpus} GPUs)." if smaller else ".")
+            + (f", or choose {smaller.name} ({counted(smaller.gpus, 'GPU')})." if smaller else ".")
         )
         if idle_cost := _idle_cost(sku, idle * spec.nodes):
             out[-1] += f" The idle GPUs cost {idle_cost}."

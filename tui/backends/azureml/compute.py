@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.backends.azureml.errors import azure_errors, one_line
 from tui.core.catalog import find_sku
+from tui.core.words import counted
 
 if TYPE_CHECKING:
     from tui.backends.azureml.workspace import Workspace
@@ -60,7 +61,7 @@ def check_compute(ml_client: Any, plan: LaunchPlan, ws: Workspace) -> ComputeChe
         if kind == "computeinstance" and nodes > 1:
             check.warnings.append(
                 f"compute {name} is a compute instance (one machine) but the job needs "
-                f"{nodes} nodes; choose a compute cluster"
+                f"{counted(nodes, 'node')}; choose a compute cluster"
             )
         return check
     size = str(getattr(compute, "size", "") or "")

@@ -14,6 +14,7 @@ from typing import Any
 
 from tui.backends.azureml.status import job_state
 from tui.backends.base import JobHandle, JobState
+from tui.core.words import counted
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ class RecentJobs(list):
     def note(self) -> str:
         """What the attach list says about them ("3 jobs of other kinds not shown"), or ""."""
         n = self.skipped
-        return f"{n} job{'s' if n != 1 else ''} of other kinds not shown" if n else ""
+        return f"{counted(n, 'job')} of other kinds not shown" if n else ""
 
 
 def azure_status(entity: Any) -> str:

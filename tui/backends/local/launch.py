@@ -28,6 +28,7 @@ from tui.backends.base import BackendError
 from tui.backends.local.jobdir import MPI_LOG
 from tui.backends.local.streams import MARKER_TEMPLATE
 from tui.core.plan import LaunchPlan, NodePlan, RankPlan
+from tui.core.words import counted
 from tui.frameworks import registry
 from tui.frameworks.base import Launcher
 
@@ -104,7 +105,7 @@ def _gpu_sets(
     wanted = len(plan.nodes) * per_node
     if wanted > len(gpus):
         notes.append(
-            f"note: the plan wants {wanted} GPUs and this machine shows {len(gpus)}; "
+            f"note: the plan wants {counted(wanted, 'GPU')} and this machine shows {len(gpus)}; "
             "ranks share GPUs (NCCL refuses two ranks on one GPU: use gloo, or fewer ranks)"
         )
     return by_rank, by_node, notes

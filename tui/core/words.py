@@ -1,0 +1,21 @@
+"""Counted nouns: "1 node", "2 nodes", "1 process", "1,024 lines". One helper, so no message says
+"1 nodes" because its author assumed a count above one."""
+
+from __future__ import annotations
+
+_ES = ("s", "x", "z", "sh", "ch")
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`word` as `n` of it is said: "node" for 1, "nodes" for 0 or 2; `many` where adding s or
+    es is wrong ("ps" stays "ps")."""
+    if n == 1:
+        return word
+    if many is not None:
+        return many
+    return word + ("es" if word.endswith(_ES) else "s")
+
+
+def counted(n: int, word: str, many: str | None = None) -> str:
+    """`n` and its noun, thousands grouped: "1 node", "2 processes", "12,400 lines"."""
+    return f"{n:,} {plural(n, word, many)}"
