@@ -88,6 +88,7 @@ def _argparse(src: ScriptFacts) -> Parser | None:
         return None
     if all(_given_list(c) for c in calls):
         return None  # parses a list of its own, not the command line
+    calls.sort(key=lambda c: src.file(c) != src.modules[0].file)
     parse = next(c for c in calls if not _given_list(c))
     parser = Parser("argparse", parse, abbrev=True)
     parser.open = dotted(parse.func).endswith("parse_known_args")

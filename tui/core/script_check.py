@@ -63,7 +63,7 @@ def _check(
     if world <= 1:
         report.notes.append("one process: there is nothing distributed to check")
         return report
-    plan = _plan(src, spec, gpus, world)
+    plan = _plan(src, spec, gpus, world, folder)
     report.findings += _command_line(src, plan)
     for library in registry.frameworks():
         note = library.script_takeover(src)
@@ -80,7 +80,9 @@ def _check(
     return report
 
 
-def _plan(src: ScriptFacts, spec: JobSpec, gpus: bool, world: int) -> CheckPlan:
+def _plan(
+    src: ScriptFacts, spec: JobSpec, gpus: bool, world: int, folder: Path | None
+) -> CheckPlan:
     """The plan's numbers, argv and rank 0's environment, and the script followed under them."""
     from tui.core.plan import plan as make_plan
 
@@ -96,7 +98,9 @@ def _plan(src: ScriptFacts, spec: JobSpec, gpus: bool, world: int) -> CheckPlan:
     flow = Flow(src, parser, outcome, env, spec.gpus_per_node).run()
     started = made.nodes[0].workers if made.nodes else 1
     roles = tuple(dict.fromkeys(n.role for n in made.nodes))
-    return CheckPlan(spec, gpus, world, tuple(argv), env, started, parser, outcome, flow, roles)
+    return CheckPlan(
+        spec, gpus, world, tuple(argv), env, started, parser, outcome, flow, roles, folder
+    )
 
 
 def script_argv(command: str, script: str) -> list[str]:

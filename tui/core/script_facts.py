@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 MOST_NODES = 150_000
@@ -89,6 +90,8 @@ class CheckPlan:
     flow: Flow | None = None
     roles: tuple[str, ...] = ()
     """The tasks' roles where processes are tasks (TensorFlow: worker, ps)."""
+    folder: Path | None = None
+    """The code folder on this machine (where the job's own config files are), if known."""
 
     @property
     def nodes(self) -> int:
@@ -266,13 +269,25 @@ class ScriptFacts:
         """Where a function is called or passed by name, in code that runs."""
         name = getattr(fn, "name", "")
         out = []
-        for _, call in self.calls:
+        for resolved, call in self.calls:
+            head = dotted(call.func).split(".")[0]
+            if head in self.module_of[call].aliases and not self._local(resolved):
+                continue  # torch.save is not a call of the script's own save()
             if _plain(call.func)[:1] == [name] or any(
                 isinstance(a, ast.Name | ast.Attribute) and _plain(a)[:1] == [name]
                 for a in call.args
             ):
                 out.append(call)
         return out
+
+    def _local(self, resolved: str) -> bool:
+        """A name resolved through an import of the code folder's own modules."""
+        dotted_files = set()
+        for m in self.modules:
+            path = Path(m.file).with_suffix("")
+            path = path.parent if path.name == "__init__" else path
+            dotted_files |= {path.name, path.as_posix().replace("/", ".")}
+        return any(resolved == d or resolved.startswith(d + ".") for d in dotted_files)
 
     # ---- asking ---------------------------------------------------------------------------
 
@@ -352,7 +367,16 @@ def _returns_unless_rank(body: list[ast.stmt], child: ast.AST) -> bool:
     return False
 
 
-_RANK_WORDS = ("rank", "is_main", "main_process", "main_node", "chief", "global_zero", "master")
+_RANK_WORDS = (
+    "rank",
+    "is_main",
+    "main_process",
+    "main_node",
+    "chief",
+    "global_zero",
+    "process_zero",
+    "master",
+)
 
 
 def mentions_rank(test: ast.AST) -> bool:

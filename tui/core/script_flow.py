@@ -55,6 +55,8 @@ _ARITHMETIC = {
     ast.FloorDiv: operator.floordiv,
     ast.Mod: operator.mod,
 }
+_PLATFORM = {"sys.platform": "linux", "os.name": "posix"}
+"""What the job's Linux nodes report."""
 _CASTS = {"int": int, "float": float, "str": str, "bool": bool}
 _DEVICE_COUNTS = ("device_count", "cpu_count")
 
@@ -71,6 +73,10 @@ class Flow:
     args: dict[str, Value] = field(default_factory=dict)
     tests: dict[ast.AST, Value] = field(default_factory=dict)
     flag_nodes: dict[str, ast.AST] = field(default_factory=dict)
+    failed: list[tuple[ast.Assert, dict[str, Value]]] = field(default_factory=list)
+    """`assert`s that fail under the plan, with the names known there."""
+    assigned: dict[str, ast.AST] = field(default_factory=dict)
+    """Where each local name was last assigned a value (its literal's line)."""
 
     def run(self) -> Flow:
         if self.parser is not None and self.outcome is not None:
@@ -99,6 +105,16 @@ class Flow:
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 for target in targets:
                     self._assign(target, value, local)
+                    if isinstance(target, ast.Name) and isinstance(
+                        stmt.value, ast.Constant | ast.BinOp
+                    ):
+                        self.assigned.setdefault(target.id, stmt)
+            elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                local[stmt.target.id] = NOTHING
+            elif isinstance(stmt, ast.Assert) and certain:
+                test = self.value(stmt.test, local)
+                if test.known and not test.value:
+                    self.failed.append((stmt, dict(local)))
             elif isinstance(stmt, ast.If):
                 test = self.value(stmt.test, local)
                 self.tests[stmt] = test
@@ -152,9 +168,14 @@ class Flow:
         if isinstance(node, ast.Constant):
             return Value(node.value)
         if isinstance(node, ast.Name):
+            if node.id == "__name__" and node.id not in local:
+                main = self.src.module_of.get(node) is self.src.modules[0]
+                return Value("__main__") if main else NOTHING
             return local.get(node.id, NOTHING)
         if isinstance(node, ast.Attribute) and self._is_args(node):
             return self.args.get(node.attr, NOTHING)
+        if isinstance(node, ast.Attribute) and dotted(node) in _PLATFORM:
+            return Value(_PLATFORM[dotted(node)])
         if isinstance(node, ast.Subscript) and dotted(node.value).endswith("os.environ"):
             key = self.value(node.slice, local, depth)
             return self._env(key.value, UNKNOWN)

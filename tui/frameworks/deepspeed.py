@@ -17,7 +17,7 @@ from tui.core.script_args import Arg, Parser
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
-from tui.frameworks.pytorch import PyTorch, sampler_rules, write_rules
+from tui.frameworks.pytorch import PyTorch, launch_rules, sampler_rules, write_rules
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
@@ -94,38 +94,78 @@ def engine_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 
 def _batch(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """A literal train_batch_size (a config dict in the script) that is not micro batch x
-    accumulation x the plan's ranks."""
+    """A literal train_batch_size (a config dict in the script, or the job's own config file)
+    that DeepSpeed refuses at the plan's world size."""
     for module in src.modules:
         for node in ast.walk(module.tree):
-            if not isinstance(node, ast.Dict):
+            if not isinstance(node, ast.Dict) or not src.runs(node):
                 continue
-            values = {
+            config = {
                 constant(k): constant(v)
                 for k, v in zip(node.keys, node.values, strict=True)
                 if k is not None
             }
-            total = values.get("train_batch_size")
-            if not isinstance(total, int) or isinstance(total, bool):
+            if "train_batch_size" not in config:
                 continue
-            micro = values.get("train_micro_batch_size_per_gpu")
-            steps = values.get("gradient_accumulation_steps")
-            world = plan.world
-            if isinstance(micro, int) and isinstance(steps, int):
-                bad = micro * steps * world != total
-                want = f"{micro} x {steps} x {world} = {micro * steps * world}"
-            else:
-                bad = total % world != 0
-                want = f"a multiple of the plan's {world} ranks"
-            if bad:
-                yield src.finding(
-                    node,
-                    f"train_batch_size {total} is not {want}: DeepSpeed stops at start-up "
-                    "(train_batch_size != micro_batch_per_gpu * gradient_acc_step * world_size)",
-                    f"set train_batch_size to {want.split('= ')[-1] if '=' in want else want}, "
-                    "or leave it out (DeepSpeed computes it)",
-                    "batch_not_divisible",
-                )
+            problem = refused_batch(config, plan.world)
+            if problem:
+                yield src.finding(node, problem, _BATCH_FIX, "batch_not_divisible")
+    yield from _config_file(plan)
+
+
+_BATCH_FIX = (
+    "leave train_batch_size out (DeepSpeed computes it from the micro batch, the accumulation "
+    "and the world size), or make it their product"
+)
+
+
+def refused_batch(config: dict[Any, Any], world: int) -> str | None:
+    """Why DeepSpeed refuses the config's train_batch_size at `world` ranks, or None. Given
+    with the micro batch alone, DeepSpeed derives the accumulation (it must divide); given
+    with both, their product must equal it."""
+
+    def number(key: str) -> int | None:
+        value = config.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    total = number("train_batch_size")
+    micro = number("train_micro_batch_size_per_gpu")
+    steps = number("gradient_accumulation_steps")
+    if total is None:
+        return None
+    if micro and steps:
+        if micro * steps * world == total:
+            return None
+        return (
+            f"train_batch_size {total} is not micro batch {micro} x accumulation {steps} x the "
+            f"plan's {world} ranks = {micro * steps * world}: DeepSpeed refuses it at start-up"
+        )
+    per = micro or steps or 1
+    if total % (per * world) == 0:
+        return None
+    return (
+        f"train_batch_size {total} cannot be split over the plan's {world} ranks"
+        + (f" x {'micro batch' if micro else 'accumulation'} {per}" if per > 1 else "")
+        + ": DeepSpeed refuses it at start-up"
+    )
+
+
+def _config_file(plan: CheckPlan) -> Iterator[Finding]:
+    name = plan.spec.deepspeed_config
+    if not name or plan.folder is None:
+        return
+    path = plan.folder / name
+    try:
+        config = ds.read_config(path)
+        text = path.read_text(encoding="utf-8")
+    except (ds.ConfigProblem, OSError, UnicodeDecodeError):
+        return
+    line = next(
+        (i for i, row in enumerate(text.splitlines(), 1) if '"train_batch_size"' in row), None
+    )
+    problem = refused_batch(config, plan.world)
+    if problem:
+        yield Finding(line, f"{name}: {problem}", _BATCH_FIX, "batch_not_divisible", "error", name)
 
 
 def config_arguments(src: ScriptFacts, parser: Parser) -> None:
@@ -216,7 +256,7 @@ class DeepSpeed(PyTorch):
     mechanisms = ("DeepSpeed", "deepspeed", "ZeRO", "ds_config")
     init_call = "`deepspeed.init_distributed()`"
     glossary = ()
-    script_rules = (engine_rules,)
+    script_rules = (engine_rules, launch_rules)
 
     def script_parser_extras(self, src: ScriptFacts, parser: Parser) -> None:
         config_arguments(src, parser)

@@ -3,6 +3,7 @@ rank per GPU; each learns its place from Open MPI's variables through `hvd.init(
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,7 +26,7 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "horovod_no_init",
         )
         return
-    if not src.find("local_rank"):
+    if not src.find("local_rank") and src.has("cuda", "GPU", "gpu"):
         yield src.finding(
             None,
             f"hvd.local_rank() is never used, so the {plan.gpus_per_node} ranks of a node all "
@@ -34,7 +35,7 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU'))",
             "horovod_no_local_rank_pin",
         )
-    if not src.has(*_BROADCASTS):
+    if not src.has(*_BROADCASTS) and not _seeded(src):
         yield src.finding(
             None,
             f"the initial weights are never broadcast from rank 0: the {plan.world} ranks "
@@ -43,7 +44,13 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "hvd.callbacks.BroadcastGlobalVariablesCallback(0))",
             "horovod_no_broadcast",
         )
-    if not src.has("DistributedOptimizer", "DistributedGradientTape", "DistributedTrainer"):
+    averaged = (
+        "DistributedOptimizer",
+        "DistributedGradientTape",
+        "DistributedTrainer",
+        "allreduce",
+    )
+    if not src.has(*averaged):
         yield src.finding(
             None,
             "the optimizer is not wrapped in hvd.DistributedOptimizer: gradients are never "
@@ -52,6 +59,14 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "horovod_no_distributed_optimizer",
         )
     yield from write_rules(src, plan)
+
+
+def _seeded(src: ScriptFacts) -> bool:
+    """The same fixed seed on every rank: identical initial weights, no broadcast needed."""
+    return any(
+        call.args and isinstance(call.args[0], ast.Constant)
+        for call in src.find("manual_seed", "set_seed", "random.set_seed")
+    )
 
 
 _BROADCASTS = (

@@ -18,7 +18,9 @@ from tui.frameworks.pytorch import (
     TORCHRUN_LAUNCHER,
     PyTorch,
     elastic_split_env,
+    launch_rules,
     torchrun_worker_env,
+    write_rules,
 )
 
 if TYPE_CHECKING:
@@ -179,9 +181,10 @@ TRAINING_FIELDS = (
 
 
 def _hf_trainer(src: ScriptFacts) -> bool:
-    return bool(src.find("Trainer", "Seq2SeqTrainer", "SFTTrainer")) and src.imports_any(
-        "transformers", "trl"
-    )
+    """A transformers / trl Trainer (Trainer, Seq2SeqTrainer, SFTTrainer, GRPOTrainer, …)."""
+    if not src.imports_any("transformers", "trl"):
+        return False
+    return any(name.split(".")[-1].endswith("Trainer") for name, _ in src.calls)
 
 
 class HuggingFace(PyTorch):
@@ -222,7 +225,7 @@ class HuggingFace(PyTorch):
         return None
 
     script_rules = (*PyTorch.script_rules,)
-    takeover_rules = (accelerate_rules,)
+    takeover_rules = (accelerate_rules, launch_rules, write_rules)
 
     def script_parser(self, src: ScriptFacts) -> Parser | None:
         return hf_parser(src)

@@ -30,10 +30,16 @@ def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     a Trainer left at one node trains each node alone), and a strategy that does not start
     processes of its own under a plan that already does."""
     spec = plan.spec
-    trainers = [c for c in src.find("Trainer") if dotted(c.func).split(".")[-1] == "Trainer"]
+    trainers = [
+        c for c in src.find("Trainer", "Fabric") if dotted(c.func).split(".")[-1] in _MAKERS
+    ]
+    yield from _rank_zero_download(src, plan)
+    yield from _best_checkpoint(src, plan)
     if src.find("from_argparse_args") or src.find("LightningCLI"):
         return  # the command line's values reach the Trainer (or argv_rejected says why not)
     if not trainers:
+        if src.find("LightningModule") or src.has("LightningModule"):
+            return  # a module used by a Trainer made elsewhere
         yield src.finding(
             None,
             "no Trainer(...) found: Lightning needs num_nodes and devices to span the nodes",
@@ -54,6 +60,51 @@ def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             )
 
 
+_MAKERS = ("Trainer", "Fabric")
+
+
+def _rank_zero_download(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`with rank_zero_first(local=False)` around data only global rank 0 downloads: the other
+    nodes' ranks then read a node-local folder that is empty."""
+    if plan.nodes <= 1:
+        return
+    for call in src.find("rank_zero_first"):
+        if constant(keyword(call, "local", 0)) is not False:
+            continue
+        block = src.parents.get(src.parents.get(call))
+        text = ast.dump(block) if isinstance(block, ast.With) else ""
+        if "download" in text and "global_zero" in text:
+            yield src.finding(
+                call,
+                "only global rank 0 downloads the data (rank_zero_first(local=False), "
+                "download=is_global_zero) into its own node's folder: the ranks of the "
+                f"other {plan.nodes - 1} node(s) read a folder that is not there",
+                "rank_zero_first(local=True) with download=is_local_zero (or a shared path)",
+                "node_local_file_from_rank0",
+            )
+
+
+def _best_checkpoint(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`trainer.test(ckpt_path="best")` on several nodes: the best checkpoint is where global
+    rank 0 saved it, on node 0's own disk."""
+    if plan.nodes <= 1:
+        return
+    for name, call in src.calls:
+        if constant(keyword(call, "ckpt_path")) == "best" and not _off(plan, call):
+            yield src.finding(
+                call,
+                f'{name}(ckpt_path="best") loads the checkpoint global rank 0 saved on its own '
+                f"node: the ranks of the other {plan.nodes - 1} node(s) do not have it",
+                "save checkpoints to a shared path (an Azure ML output, ./outputs is per node), "
+                "or test on one node",
+                "node_local_file_from_rank0",
+            )
+
+
+def _off(plan: CheckPlan, node: ast.AST) -> bool:
+    return plan.flow is not None and plan.flow.off(node) is not None
+
+
 _SPAWNING = ("ddp_spawn", "dp", "ddp_notebook", "ddp_fork")
 
 
@@ -68,8 +119,8 @@ def _trainer_shape(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterato
         if node is None and kw == "num_nodes" and spec.nodes > 1:
             yield src.finding(
                 call,
-                f"Trainer without num_nodes trains on one node: with {spec.nodes} nodes "
-                "each trains alone (the guide's multi-node pitfall)",
+                f"{dotted(call.func).split('.')[-1]} without num_nodes trains on one node: with "
+                f"{spec.nodes} nodes each trains alone (the guide's multi-node pitfall)",
                 f"Trainer(num_nodes={spec.nodes}, ...), or from an argument",
                 "trainer_shape_mismatch",
             )

@@ -96,7 +96,8 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """TF_CONFIG left as Azure ML writes it, tasks found from it, a coordinator where the plan
     has one."""
     for key, _, stmt in env_writes(src):
-        if key == "TF_CONFIG" and not _reads_tf_config(src, stmt):
+        off = plan.flow is not None and plan.flow.off(stmt) is not None
+        if key == "TF_CONFIG" and not off and not _reads_tf_config(src, stmt):
             yield src.finding(
                 stmt,
                 "the script writes TF_CONFIG itself, replacing the one Azure ML writes for "
@@ -106,26 +107,26 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 "TFConfigClusterResolver()",
                 "tf_config_overwritten",
             )
-    for arg in plan.parser.args if plan.parser else ():
-        if arg.dest in _TASK_FLAGS and arg.node is not None:
-            yield src.finding(
-                arg.node,
-                f"the task comes from --{arg.dest}, which the plan's command does not pass: "
-                "every node gets its default and believes it is the same task",
-                "read the task from TF_CONFIG (TFConfigClusterResolver().task_type / task_id)",
-                "tf_task_from_flags",
-            )
-    for name, call in src.calls:
-        if name.split(".")[-1].startswith("DEFINE_") and constant(keyword(call, "name", 0)) in (
-            _TASK_FLAGS
-        ):
-            yield src.finding(
-                call,
-                f"the task comes from the flag {constant(keyword(call, 'name', 0))}, which the "
-                "plan's command does not pass: every node believes it is the same task",
-                "read the task from TF_CONFIG (TFConfigClusterResolver().task_type / task_id)",
-                "tf_task_from_flags",
-            )
+    flags = [(a.dest, a.node) for a in (plan.parser.args if plan.parser else ()) if a.node]
+    flags += [
+        (str(constant(keyword(call, "name", 0))), call)
+        for name, call in src.calls
+        if name.split(".")[-1].startswith("DEFINE_")
+    ]
+    task = sorted(
+        ((name, node) for name, node in flags if name in _TASK_FLAGS and node is not None),
+        key=lambda pair: (src.file(pair[1]) != src.modules[0].file, pair[1].lineno),
+    )
+    if task:
+        names = ", ".join(dict.fromkeys(f"--{name}" for name, _ in task))
+        yield src.finding(
+            task[0][1],
+            f"the task comes from flags ({names}) that the plan's command does not pass: every "
+            f"one of the {plan.nodes} nodes gets the defaults and believes it is the same task",
+            "read the cluster and the task from TF_CONFIG "
+            "(tf.distribute.cluster_resolver.TFConfigClusterResolver())",
+            "tf_task_from_flags",
+        )
     if "chief" not in plan.roles:
         for module in src.modules:
             for node in ast.walk(module.tree):

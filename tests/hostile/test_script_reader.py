@@ -1,0 +1,98 @@
+"""The script check on hostile scripts: `dtrain-tui check` never hangs, never shows a traceback
+and stays small. A device, a FIFO, a 5 MB script, nesting deeper than Python's parser takes,
+a syntax error, bytes that are not UTF-8, NUL bytes: one line on stderr and exit 2; a helper
+module that is a FIFO is left out without waiting. Each probe is the real CLI under a 1 GB cap
+and a 10 s ceiling (tests/hostile/probes.py)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.hostile.probes import run_cli
+from tui.core.script_check import ScriptProblem, check_source
+from tui.core.script_read import read_script
+from tui.core.spec import JobSpec
+
+SCRIPTS = Path(__file__).parents[1] / "core" / "data" / "scripts"
+
+
+def _check(folder: Path, script: str, *more: str):
+    return run_cli(
+        "check", "--set", f"code={folder}", "--set", f"script={script}", *more, cwd=folder
+    )
+
+
+def _hostile(folder: Path) -> dict[str, tuple[str, str]]:
+    """name -> (script, what the one line says)."""
+    (folder / "big.py").write_text("x = 1\n" * 900_000)  # 5.4 MB
+    (folder / "syntax.py").write_text("import os\ndef f(:\n")
+    (folder / "latin1.py").write_bytes(b"# caf\xe9\nx = 1\n")
+    (folder / "nul.py").write_bytes(b"x = 1\n\x00\n")
+    (folder / "parens.py").write_text("x = " + "(" * 5000 + "1" + ")" * 5000 + "\n")
+    (folder / "chain.py").write_text("x = 1" + "+1" * 200_000 + "\n")
+    (folder / "dense.py").write_text("x = 1" + " and not x" * 50_000 + "\n")
+    os.mkfifo(folder / "fifo.py")
+    (folder / "zero.py").symlink_to("/dev/zero")
+    return {
+        "5 MB": ("big.py", "MB"),
+        "syntax error": ("syntax.py", "line 2"),
+        "not UTF-8": ("latin1.py", "byte 0xe9 is not utf-8 text"),
+        "NUL bytes": ("nul.py", "null bytes"),
+        "nested parentheses": ("parens.py", "nested"),
+        "a long chain": ("chain.py", "nested too deeply"),
+        "dense": ("dense.py", "too big to check"),
+        "FIFO": ("fifo.py", "a FIFO"),
+        "/dev/zero": ("zero.py", "a device"),
+    }
+
+
+def test_hostile_scripts_get_one_line_and_exit_2(tmp_path: Path):
+    for name, (script, says) in _hostile(tmp_path).items():
+        out = _check(tmp_path, script, "--json")
+        assert not out.timed_out, name
+        assert out.rc == 2, (name, out.rc, out.stderr)
+        assert len(out.err_lines) == 1, (name, out.err_lines)
+        assert out.err_lines[0].startswith("dtrain-tui: error: check: "), name
+        assert says in out.err_lines[0], (name, out.err_lines)
+        assert "Traceback" not in out.stderr
+        assert out.seconds < 5, (name, out.seconds)
+        assert out.peak_mb < 400, (name, out.peak_mb)
+
+
+def test_a_helper_that_is_a_fifo_is_left_out_without_waiting(tmp_path: Path):
+    os.mkfifo(tmp_path / "helpers.py")
+    (tmp_path / "train.py").write_text("import helpers\nhelpers.setup()\n")
+    out = _check(tmp_path, "train.py")
+    assert not out.timed_out and out.rc == 1, out.stderr
+    assert "no process group" in out.stdout.decode()
+
+
+def test_the_reader_refuses_what_is_not_a_regular_file_in_one_line(tmp_path: Path):
+    os.mkfifo(tmp_path / "fifo.py")
+    for path in (Path("/dev/zero"), tmp_path / "fifo.py", tmp_path, tmp_path / "nope.py"):
+        with pytest.raises(ScriptProblem) as err:
+            read_script(path)
+        assert "\n" not in str(err.value)
+
+
+def test_a_source_string_too_big_or_too_deep_is_a_problem_not_a_crash():
+    for source in ("x = 1\n" * 200_000, "x = a" + ".b" * 300_000, "x = f" + "()" * 200_000):
+        with pytest.raises(ScriptProblem):
+            check_source(source, JobSpec())
+
+
+def test_every_real_script_is_checked_in_under_a_second():
+    from tests.core.script_corpus import cases, checker
+
+    check, spec_type = checker()
+    slowest = (0.0, "")
+    for case in cases():
+        spec = spec_type(**{**case.plan, "script": case.script})
+        start = time.perf_counter()
+        check(case, spec)
+        slowest = max(slowest, (time.perf_counter() - start, case.file))
+    assert slowest[0] < 1.0, slowest
