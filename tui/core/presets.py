@@ -140,13 +140,6 @@ def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Pa
     return path
 
 
-def follow_shape(name: str, old: tuple[int, int], new: tuple[int, int]) -> str:
-    """`name` with the shape it states (`pytorch-ddp-2x8`: nodes x GPUs per node) following new
-    counts; a name that does not state the old shape is the user's and stays as it is."""
-    said = re.compile(rf"(?<![0-9]){old[0]}x{old[1]}(?![0-9])")
-    return said.sub(f"{new[0]}x{new[1]}", name, count=1) if old != new else name
-
-
 REHEARSAL = {"nodes": 2, "gpus_per_node": 2, "sku": None}
 """What "this machine" means: 2 simulated nodes × 2 processes, no VM size to cap the counts."""
 

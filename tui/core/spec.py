@@ -279,7 +279,7 @@ class JobSpec(BaseModel):
         """A validated copy with `changes` applied (`model_copy(update=)` would not validate)."""
         data = self.model_dump() | changes
         if self.display_name and "display_name" not in changes:  # `x-2x8` follows the counts
-            from tui.core.presets import follow_shape
+            from tui.core.words import follow_shape
 
             was, now = (self.nodes, self.gpus_per_node), (data["nodes"], data["gpus_per_node"])
             data["display_name"] = follow_shape(self.display_name, was, now)
