@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.widgets import Button, Input, Label, Select, Static
 
 from screens.base import WizardStep, labelled
@@ -35,10 +36,19 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+NCCL_INFO_COST = (
+    "With it each rank's log says which network NCCL used (the job screen and doctor read it); "
+    "it costs about 100-400 lines (10-40 KB) per rank when NCCL sets up, nothing per step."
+)
+"""What NCCL_DEBUG=INFO costs: its lines come once per communicator (version, network, one or
+two per channel and peer; ~100 bytes each in tests/logs/data/nccl), never per training step."""
+
+
 class CodeStep(WizardStep):
     """Where the code is and how it runs; suggested NCCL variables are offered, not forced."""
 
     STEP = 3
+    BINDINGS: ClassVar = [Binding("f4", "nccl_debug", "NCCL INFO", show=False)]
 
     def __init__(self) -> None:
         super().__init__()
@@ -96,6 +106,7 @@ class CodeStep(WizardStep):
         yield Label("Extra environment variables", classes="question")
         yield EnvEditor(spec.env, id="env", classes="field")
         yield Button("", id="suggest-nccl", compact=True)
+        yield Static("", id="nccl-debug", classes="hint")
         yield Static("", id="code-hint", classes="hint")
 
     def sync(self) -> None:
@@ -135,6 +146,21 @@ class CodeStep(WizardStep):
         button = self.query_one("#suggest-nccl", Button)
         button.display = bool(missing)
         button.label = "Add suggested: " + ", ".join(f"{k}={v}" for k, v in missing.items())
+        on = spec.env.get("NCCL_DEBUG", "").upper() == "INFO"
+        self.query_one("#nccl-debug", Static).update(
+            f"F4: NCCL_DEBUG=INFO {'on' if on else 'off'}. {NCCL_INFO_COST}"
+        )
+
+    def action_nccl_debug(self) -> None:
+        """F4: NCCL_DEBUG=INFO on or off, in one key."""
+        env = dict(self.app.spec.env)
+        if env.get("NCCL_DEBUG", "").upper() == "INFO":
+            env.pop("NCCL_DEBUG")
+        else:
+            env["NCCL_DEBUG"] = "INFO"
+        if self.apply(env=env):
+            self.query_one(EnvEditor).set_env(self.app.spec.env)
+            self._offer_nccl(self.app.spec)
 
     def _check_script(self, spec: JobSpec) -> None:
         """Whether the script is there (said under it as it is typed, with the likely name),

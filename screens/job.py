@@ -27,6 +27,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from screens.job_head import fill_head, head_progress, tail_start
 from screens.job_keys import JobKeys
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
+from screens.job_network import JobNetwork
 from screens.job_ranks import JobRanks
 from screens.job_status import STATE_COLOR, clock, elapsed, job_line, log_line
 from tui.backends.base import JobHandle, JobState, JobStatus
@@ -68,6 +69,9 @@ class JobScreen(JobKeys):
     JobScreen #job-outcome.-shown { display: block; }
     JobScreen #job-doctor { height: auto; padding: 0 1; display: none; }
     JobScreen #job-doctor.-shown { display: block; }
+    JobScreen #job-network { height: auto; padding: 0 1; display: none; color: $text-muted; }
+    JobScreen #job-network.-shown { display: block; }
+    JobScreen #job-network.-warning { color: $error; background: $error 15%; }
     JobScreen RankStrip { display: none; }
     JobScreen RankStrip.-shown { display: block; }
     JobScreen #prompt { height: 1; display: none; background: $panel; }
@@ -133,6 +137,8 @@ class JobScreen(JobKeys):
         self._problem: str | None = None
         self._first_data_at: datetime | None = None  # the start, as the log first showed it
         self.metrics = JobMetrics(self)
+        self.network = JobNetwork(self)
+        """The network NCCL says it used (its INFO lines), and the fallback-to-sockets warning."""
         self.ranks = JobRanks(self)
         """Every rank's log growth (the strip), and the doctor's diagnosis of a failure."""
         self.head_fill: tuple[int, int] | None = None
@@ -144,6 +150,7 @@ class JobScreen(JobKeys):
         yield Static("", id="job-status")
         yield Static("", id="job-outcome")
         yield Static("", id="job-doctor")
+        yield Static("", id="job-network")
         yield RankStrip(id="ranks")
         yield MetricsPane(id="metrics")
         yield LogView(window=self._window, spool_dir=self._spool_dir, id="log")
@@ -193,6 +200,7 @@ class JobScreen(JobKeys):
     def on_job_screen_status_received(self, message: StatusReceived) -> None:
         self.status, self._problem = message.status, None
         self.sources.update(message.sources)
+        self.network.refresh()
         if self.log_name is None:
             wanted = self._wanted_log if self._wanted_log in self.sources else None
             first = wanted or default_log(self.sources)
@@ -317,6 +325,7 @@ class JobScreen(JobKeys):
                     self.head_fill = None
                 view.append(update.lines)
                 self.metrics.take(update.lines, update.partial)
+                self.network.take(update.lines)
                 view.set_partial(update.partial)
                 if self._jump_to_error:
                     self._go_to_first_error()

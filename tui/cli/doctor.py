@@ -190,9 +190,9 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, l
 
 def _plan_hints(job) -> dict:
     """The VM size and node count a local job was planned with (its job.json), else nothing."""
-    with contextlib.suppress(OSError, ValueError, TypeError, AttributeError):
+    with contextlib.suppress(OSError, ValueError, LookupError, TypeError, AttributeError):
         data = json.loads((Path(job.location) / "job.json").read_text(encoding="utf-8"))
-        spec = data.get("spec") or {}
+        spec = (data.get("plan") or {}).get("spec") or {}
         return {"sku": spec.get("sku"), "nodes": spec.get("nodes")}
     return {}
 
