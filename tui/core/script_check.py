@@ -19,7 +19,8 @@ import shlex
 from collections.abc import Iterator
 from pathlib import Path
 
-from tui.core.script_args import read_parser, simulate
+from tui.core.script_args import read_parser
+from tui.core.script_argv import simulate
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, ScriptProblem, ScriptReport
 from tui.core.script_flow import Flow
 from tui.core.script_read import MOST_BYTES, helpers, parse, read_script

@@ -93,6 +93,10 @@ class CheckPlan:
     folder: Path | None = None
     """The code folder on this machine (where the job's own config files are), if known."""
 
+    def off(self, node: ast.AST) -> bool:
+        """Whether `node` is never reached under the plan's command and environment."""
+        return self.flow is not None and self.flow.off(node) is not None
+
     @property
     def nodes(self) -> int:
         return self.spec.nodes
@@ -259,6 +263,13 @@ class ScriptFacts:
             current = self.parents.get(current)
         return True
 
+    def statement(self, node: ast.AST) -> ast.AST:
+        """The statement `node` is part of (a finding's line is where it starts)."""
+        current: ast.AST | None = node
+        while current is not None and not isinstance(current, ast.stmt):
+            current = self.parents.get(current)
+        return current or node
+
     def function_of(self, node: ast.AST) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         current = self.parents.get(node)
         while current is not None and not isinstance(current, _FUNCTIONS):
@@ -380,7 +391,10 @@ _RANK_WORDS = (
 
 
 def mentions_rank(test: ast.AST) -> bool:
+    """A test about which process this is: a rank, the main process, or GPU 0 of the node."""
     for node in ast.walk(test):
+        if isinstance(node, ast.Compare) and _first_gpu(node):
+            return True
         text = ""
         if isinstance(node, ast.Name):
             text = node.id
@@ -391,6 +405,13 @@ def mentions_rank(test: ast.AST) -> bool:
         if any(word in text.lower() for word in _RANK_WORDS):
             return True
     return False
+
+
+def _first_gpu(test: ast.Compare) -> bool:
+    """`gpu_id == 0`, `args.gpu == 0`: the node's first process."""
+    names = [test.left, *test.comparators]
+    zero = any(isinstance(n, ast.Constant) and n.value == 0 for n in names)
+    return zero and any("gpu" in dotted(n).lower() for n in names)
 
 
 def keyword(call: ast.Call, name: str, position: int | None = None) -> ast.AST | None:

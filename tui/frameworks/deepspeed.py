@@ -17,7 +17,9 @@ from tui.core.script_args import Arg, Parser
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
-from tui.frameworks.pytorch import PyTorch, launch_rules, sampler_rules, write_rules
+from tui.frameworks.pytorch import PyTorch
+from tui.frameworks.pytorch_data import sampler_rules, write_rules
+from tui.frameworks.pytorch_script import launch_rules
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
 from tui.frameworks.base import Framework, Glossary, Package, signature
-from tui.frameworks.pytorch import write_rules
+from tui.frameworks.pytorch_data import write_rules
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec

@@ -18,10 +18,10 @@ from tui.frameworks.pytorch import (
     TORCHRUN_LAUNCHER,
     PyTorch,
     elastic_split_env,
-    launch_rules,
     torchrun_worker_env,
-    write_rules,
 )
+from tui.frameworks.pytorch_data import write_rules
+from tui.frameworks.pytorch_script import launch_rules
 
 if TYPE_CHECKING:
     from tui.core.plan_types import Target

@@ -90,7 +90,7 @@ def _best_checkpoint(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     if plan.nodes <= 1:
         return
     for name, call in src.calls:
-        if constant(keyword(call, "ckpt_path")) == "best" and not _off(plan, call):
+        if constant(keyword(call, "ckpt_path")) == "best" and not plan.off(call):
             yield src.finding(
                 call,
                 f'{name}(ckpt_path="best") loads the checkpoint global rank 0 saved on its own '
@@ -99,10 +99,6 @@ def _best_checkpoint(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 "or test on one node",
                 "node_local_file_from_rank0",
             )
-
-
-def _off(plan: CheckPlan, node: ast.AST) -> bool:
-    return plan.flow is not None and plan.flow.off(node) is not None
 
 
 _SPAWNING = ("ddp_spawn", "dp", "ddp_notebook", "ddp_fork")

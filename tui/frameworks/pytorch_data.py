@@ -1,0 +1,226 @@
+"""PyTorch's script-check rules for what each process does with its GPU, its data and its
+files: the GPU chosen by local rank, the model wrapped, the data sharded by a
+DistributedSampler and reshuffled each epoch, and checkpoints written by one rank (a guard in
+a caller covers the callee)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
+from tui.frameworks.pytorch_script import WRAPS, setup_calls, under_spawn
+
+
+def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """LOCAL_RANK picks the device; the model wrapped; a DistributedSampler, and `set_epoch`
+    each epoch."""
+    yield from device_rules(src, plan)
+    if not setup_calls(src):
+        return  # the process group's fix brings the wrap and the sampler
+    if not src.find(*WRAPS) and not src.has(*WRAPS):
+        yield src.finding(
+            None,
+            "the model is never wrapped in DistributedDataParallel: gradients are not "
+            f"averaged, so the {plan.world} copies drift apart",
+            "model = DistributedDataParallel(model, device_ids=[local_rank])",
+            "no_ddp_wrap",
+        )
+    yield from sampler_rules(src, plan)
+
+
+_LOCAL_WORDS = ("LOCAL_RANK", "local_rank", "OMPI_COMM_WORLD_LOCAL_RANK", "local_process_index")
+_DEVICE_CHOICES = ("current_accelerator", "torch.device", "cuda", "set_device", "set_device_index")
+_INDEXED = ("set_device", "set_device_index", "to", "cuda")
+
+
+def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """The GPU chosen by local rank: not GPU 0 in every process, not the global rank."""
+    if not plan.gpus:
+        return
+    if not src.has(*_LOCAL_WORDS):
+        chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan) and not plan.off(c)]
+        chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
+        if chosen:
+            yield src.finding(
+                chosen[0],
+                f"the device is chosen without the local rank: the {plan.gpus_per_node} "
+                "processes of a node all use GPU 0",
+                'torch.cuda.set_device(int(os.environ["LOCAL_RANK"])) and use that device',
+                "device_not_local_rank",
+            )
+        return
+    said: set[ast.AST | None] = set()
+    for name, call in src.calls:
+        index = _device_index(name, call)
+        if index is None or src.function_of(call) in said:
+            continue
+        flag = _flag_default(plan, index)
+        if flag is not None and not plan.off(call):
+            said.add(src.function_of(call))
+            yield src.finding(
+                src.statement(call),
+                f"the GPU index is --{flag}'s default ({plan.flow.args[flag].value!r}): the "
+                "plan's command passes no such flag (it sets LOCAL_RANK), so every process of "
+                "a node picks the same device",
+                f'args.{flag} = int(os.environ["LOCAL_RANK"]) before choosing the device',
+                "device_not_local_rank",
+            )
+            continue
+        if _global_rank(src, index) and not under_spawn(src, call) and not plan.off(call):
+            said.add(src.function_of(call))
+            yield src.finding(
+                src.statement(call),
+                f"the GPU index is the global rank ({ast.unparse(index)}): on node 1 of the "
+                f"plan's {plan.nodes} ranks {plan.gpus_per_node}..{plan.world - 1} ask for GPUs "
+                f"a node of {plan.gpus_per_node} does not have",
+                'use the local rank: int(os.environ["LOCAL_RANK"])',
+                "device_not_local_rank",
+            )
+
+
+def _flag_default(plan: CheckPlan, index: ast.AST) -> str | None:
+    """`args.local_rank` left at its default under the plan's command: the flag's name."""
+    if plan.flow is None or not plan.flow._is_args(index):
+        return None
+    dest = index.attr  # type: ignore[attr-defined]
+    value = plan.flow.args.get(dest)
+    if "local" not in dest or value is None or dest not in value.flags:
+        return None
+    return dest if value.known else None
+
+
+def _means_gpu(call: ast.Call, plan: CheckPlan) -> bool:
+    """A call that picks GPU 0 (or "cuda", which is GPU 0): `torch.device("cuda:0" if … else
+    "cpu")` as the plan's command leaves it, `.cuda()`, `current_accelerator()`."""
+    name = dotted(call.func)
+    if name.endswith("current_accelerator") or (name.endswith(".cuda") and not call.args):
+        return True
+    if not name.endswith("device") or not call.args:
+        return False
+    first = call.args[0]
+    value = plan.flow.value(first, {}).value if plan.flow is not None else None
+    if isinstance(value, str):
+        return value in ("cuda", "cuda:0")
+    return any(
+        isinstance(n, ast.Constant) and n.value in ("cuda", "cuda:0") for n in ast.walk(first)
+    )
+
+
+def _device_index(name: str, call: ast.Call) -> ast.AST | None:
+    last = name.split(".")[-1]
+    if last == "DistributedDataParallel" or last == "DDP":
+        ids = keyword(call, "device_ids")
+        if isinstance(ids, ast.List) and len(ids.elts) == 1:
+            return ids.elts[0]
+    if (
+        last in _INDEXED
+        and len(call.args) == 1
+        and isinstance(call.args[0], ast.Name | ast.Attribute)
+    ):
+        return call.args[0]
+    return None
+
+
+def _global_rank(src: ScriptFacts, node: ast.AST) -> bool:
+    """A name that holds the global rank: `rank` read from RANK or get_rank()."""
+    if not isinstance(node, ast.Name) or "local" in node.id.lower():
+        return False
+    if node.id not in ("rank", "global_rank", "world_rank"):
+        return False
+    fn = src.function_of(node)
+    scope = fn if fn is not None else src.module_of[node].tree
+    for sub in ast.walk(scope):
+        if isinstance(sub, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == node.id for t in sub.targets
+        ):
+            text = ast.dump(sub.value)
+            return "'RANK'" in text or "get_rank" in text
+    # a parameter: what its callers pass
+    return fn is not None and any(
+        any(isinstance(a, ast.Name) and _global_rank(src, a) for a in c.args)
+        for c in src.callers(fn)
+        if src.function_of(c) is not fn
+    )
+
+
+def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    loaders = src.find("DataLoader")
+    samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
+    sharded = src.has("DistributedSampler", "split_dataset_by_node", "shard", "num_replicas")
+    if loaders and not samplers and not sharded:
+        train = [c for c in loaders if "train" in ast.dump(src.parents.get(c) or c).lower()]
+        yield src.finding(
+            (train or loaders)[0],
+            f"a DataLoader without a DistributedSampler: each of the {plan.world} ranks reads "
+            "the whole dataset every epoch",
+            "DataLoader(dataset, sampler=DistributedSampler(dataset), ...)",
+            "no_distributed_sampler",
+        )
+    shuffled = [s for s in samplers if constant(keyword(s, "shuffle")) is not False]
+    if shuffled and not src.find("set_epoch"):
+        yield src.finding(
+            shuffled[0],
+            "DistributedSampler without set_epoch(): every epoch shuffles the same way",
+            "sampler.set_epoch(epoch) at the start of each epoch",
+            "sampler_no_set_epoch",
+            "warning",
+        )
+
+
+_SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
+_LOGS = ("log_metric", "log_metrics", "log_param", "log_params", "log_artifact")
+_ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
+
+
+def _engines(src: ScriptFacts) -> set[str]:
+    """Names bound to what an engine maker returns (`model, opt, _, _ = deepspeed.initialize(…)`):
+    their save_checkpoint is collective, every rank must call it."""
+    names: set[str] = set()
+    for call in src.find("initialize", "prepare"):
+        parent = src.parents.get(call)
+        if isinstance(parent, ast.Assign):
+            for target in parent.targets:
+                first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+                if isinstance(first, ast.Name):
+                    names.add(first.id.lower())
+    return names
+
+
+def _wraps_a_save(src: ScriptFacts, call: ast.AST) -> bool:
+    """`with open(p, "wb") as f: torch.save(x, f)`: the save is the write that counts."""
+    item = src.parents.get(call)
+    block = src.parents.get(item) if isinstance(item, ast.withitem) else None
+    if not isinstance(block, ast.With):
+        return False
+    return any(
+        isinstance(n, ast.Call) and dotted(n.func).split(".")[-1] in ("save", *_SAVES)
+        for stmt in block.body
+        for n in ast.walk(stmt)
+    )
+
+
+def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """Checkpoints and files written by every rank into the same path (a guard in a caller
+    covers the callee)."""
+    engines = _engines(src)
+    for name, call in src.calls:
+        last = name.split(".")[-1]
+        receiver = name.rpartition(".")[0].lower()
+        engine = receiver in engines or any(e in receiver for e in _ENGINES)
+        saving = name == "torch.save" or (last in _SAVES and not engine)
+        if last == "save" and receiver and receiver.split(".")[-1] in ("model", "net"):
+            saving = True
+        if last == "open" and name in ("open", "builtins.open"):
+            mode = constant(keyword(call, "mode", 1))
+            saving = isinstance(mode, str) and "w" in mode and "rank" not in ast.dump(call)
+            saving = saving and not _wraps_a_save(src, call)
+        if not saving or src.guarded_by_rank(call) or plan.off(call):
+            continue
+        yield src.finding(
+            call,
+            f"{name}() runs on all {plan.world} ranks: each writes the same file at once "
+            "(a torn or clobbered checkpoint)",
+            "only on rank 0: `if int(os.environ.get('RANK', 0)) == 0:`",
+            "unguarded_write",
+        )

@@ -1,0 +1,325 @@
+"""PyTorch's script-check rules (`PyTorch.script_rules`), which the other torch-based frameworks
+reuse: a process group the plan's command turns on, joined from the variables Azure ML and
+torchrun set (no hard-coded master, rank or world size, no second launcher, no variable the
+launch does not set); the GPU chosen by local rank; the model wrapped; the data sharded, and
+reshuffled each epoch; files written by one rank."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Any
+
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
+
+SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
+SETUP_CALLS = ("init_process_group", "init_distributed", "deepspeed.initialize", "Accelerator")
+WRAPS = ("DistributedDataParallel", "FullyShardedDataParallel", "DDP", "FSDP", "prepare")
+SPAWNS = ("multiprocessing.spawn", "mp.spawn", "start_processes", "spawn")
+
+
+def setup_calls(src: ScriptFacts) -> list[ast.Call]:
+    return src.find(*SETUP_CALLS) or [
+        c for name, c in src.calls if "init_distributed" in name or "setup_distributed" in name
+    ]
+
+
+def process_group_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A process group that runs under the plan's command; the rendezvous from the variables
+    Azure ML and torchrun set; rank and world size from them; no second launcher."""
+    setups = setup_calls(src)
+    if not setups:
+        yield src.finding(
+            None,
+            f"no process group: nothing calls torch.distributed.init_process_group, so each of "
+            f"the plan's {plan.world} processes trains alone on the whole dataset",
+            f"dist.init_process_group({SAME_DEVICE_BACKEND}, "
+            'init_method="env://", timeout=datetime.timedelta(minutes=30))',
+            "no_process_group",
+        )
+    elif plan.flow is not None:
+        offs = [plan.flow.off(c) for c in setups]
+        if all(o is not None for o in offs):
+            yield from _disabled(src, plan, offs)
+    yield from launch_rules(src, plan)
+
+
+def launch_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """What clashes with how the plan starts and connects the processes, in any torch script:
+    the process group's arguments, a hard-coded master, a second launcher, a variable the plan
+    does not set, a batch the plan's ranks cannot split."""
+    for call in src.find("init_process_group"):
+        if plan.flow is None or plan.flow.off(call) is None:
+            yield from _init_call(src, plan, call)
+    yield from _master_overwritten(src, plan)
+    yield from _spawns(src, plan)
+    yield from _unset_env(src, plan)
+    yield from batch_divides(src, plan)
+
+
+LAUNCHER_VARS = (
+    "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+    "NODE_RANK", "GROUP_RANK", "GROUP_WORLD_SIZE", "ROLE_RANK", "ROLE_WORLD_SIZE",
+    "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
+    "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS",
+    "SLURM_LOCALID", "TORCHELASTIC_RUN_ID",
+)  # fmt: skip
+"""Variables a launcher sets: a script that requires one the plan does not set dies."""
+
+
+def _unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`os.environ["X"]` (required, no default) for a launcher variable the plan's launch does
+    not set."""
+    said: set[str] = set()
+    for key, node in env_reads(src):
+        if key in LAUNCHER_VARS and key not in plan.env and key not in said:
+            if plan.flow is not None and plan.flow.off(node) is not None:
+                continue
+            said.add(key)
+            known = ", ".join(v for v in LAUNCHER_VARS if v in plan.env)
+            yield src.finding(
+                node,
+                f"os.environ[{key!r}] is required, but the plan's launch does not set {key}: "
+                "every rank stops with KeyError",
+                f"derive it from what the plan sets ({known}), or os.environ.get({key!r}, default)",
+                "env_var_not_set",
+            )
+
+
+def env_reads(src: ScriptFacts) -> Iterator[tuple[str, ast.AST]]:
+    """(key, statement) for each `os.environ[KEY]` read in code that runs; a key in a loop
+    over literal names counts too."""
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if not (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.ctx, ast.Load)
+                and dotted(node.value).endswith("environ")
+                and src.runs(node)
+            ):
+                continue
+            key = constant(node.slice)
+            keys = [key] if isinstance(key, str) else _loop_keys(src, node)
+            for k in keys:
+                yield k, src.statement(node)
+
+
+def _loop_keys(src: ScriptFacts, node: ast.Subscript) -> list[str]:
+    """`{k: os.environ[k] for k in ("A", "B")}`: the literal names it reads."""
+    if not isinstance(node.slice, ast.Name):
+        return []
+    current = src.parents.get(node)
+    while current is not None and not isinstance(current, ast.stmt):
+        for gen in getattr(current, "generators", ()):
+            if isinstance(gen.target, ast.Name) and gen.target.id == node.slice.id:
+                values = [constant(e) for e in getattr(gen.iter, "elts", ())]
+                return [v for v in values if isinstance(v, str)]
+        current = src.parents.get(current)
+    return []
+
+
+def batch_divides(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`assert accumulation % world_size == 0` that fails with the plan's world size: the
+    literal it asserts on cannot be split over the plan's ranks."""
+    if plan.flow is None:
+        return
+    for stmt, local in plan.flow.failed:
+        test = stmt.test
+        if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp)):
+            continue
+        if not isinstance(test.left.op, ast.Mod):
+            continue
+        left, right = test.left.left, test.left.right
+        total = plan.flow.value(left, local).value
+        size = plan.flow.value(right, local).value
+        where = plan.flow.assigned.get(left.id) if isinstance(left, ast.Name) else None
+        yield src.finding(
+            where or stmt,
+            f"{ast.unparse(left)} = {total} is not divisible by {ast.unparse(right)} = {size} "
+            f"on the plan's {plan.world} ranks: the assert at line {stmt.lineno} stops every rank",
+            f"make it a multiple of {size} (or scale it by the world size)",
+            "batch_not_divisible",
+        )
+
+
+def _disabled(src: ScriptFacts, plan: CheckPlan, offs: list[Any]) -> Iterator[Finding]:
+    flags = sorted(
+        {f for o in offs for f in o.flags if f in plan.flow.flag_nodes},
+        key=lambda f: getattr(plan.flow.flag_nodes[f], "lineno", 0),
+    )
+    if not flags:
+        return
+    flag = flags[0]
+    node = plan.flow.flag_nodes[flag]
+    value = plan.flow.args.get(flag)
+    shown = f"{value.value!r}" if value is not None and value.known else "its default"
+    yield src.finding(
+        node,
+        f"under the plan's command ({' '.join(plan.argv) or 'no arguments'}) {flag} keeps "
+        f"its default {shown}, which leaves distribution off: the process group is never "
+        f"made and the {plan.world} processes each train alone"
+        + (f" (also decided by {', '.join(flags[1:])})" if len(flags) > 1 else ""),
+        f"read the rank variables the plan sets (RANK, WORLD_SIZE, LOCAL_RANK) instead of "
+        f"{flag}'s default, or add the flag to the job's arguments",
+        "distribution_disabled_by_flag",
+    )
+
+
+def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
+    backend = constant(keyword(call, "backend", 0))
+    if backend == "nccl" and not plan.gpus:
+        yield src.finding(
+            call, 'backend="nccl" needs GPUs; this machine\'s rehearsal runs on CPUs',
+            SAME_DEVICE_BACKEND, "nccl_on_cpu",
+        )  # fmt: skip
+    elif backend == "gloo" and plan.gpus:
+        yield src.finding(
+            call, 'backend="gloo" on GPUs is many times slower than NCCL',
+            SAME_DEVICE_BACKEND, "gloo_on_gpu", "warning",
+        )  # fmt: skip
+    method_node = keyword(call, "init_method")
+    method = constant(method_node)
+    if method is None and method_node is not None and plan.flow is not None:
+        method = plan.flow.value(method_node, {}).value
+    if isinstance(method_node, ast.JoinedStr) and method_node.values:
+        head = constant(method_node.values[0])
+        method = head + "…" if isinstance(head, str) and "://" in head else method
+    if isinstance(method, str) and not method.startswith("env://"):
+        yield src.finding(
+            call,
+            f"init_method={method!r}: the plan's {plan.nodes} nodes meet at MASTER_ADDR / "
+            "MASTER_PORT, which Azure ML and torchrun set; this address ignores them",
+            'init_method="env://" (or leave it out)',
+            "init_method_not_env",
+        )
+    if keyword(call, "timeout") is None:
+        yield src.finding(
+            call, "no timeout: a large model's first step or checkpoint can outlast the "
+            "default and stop every rank",
+            "timeout=datetime.timedelta(minutes=60) in init_process_group",
+            "no_init_timeout", "advice",
+        )  # fmt: skip
+    yield from _rank_source(src, plan, call)
+
+
+def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
+    """rank= from a spawn index (or a literal), world_size= from the GPU count: right on one
+    node, wrong on the plan's."""
+    rank, size = keyword(call, "rank"), keyword(call, "world_size")
+    if rank is None and size is None:
+        return
+    words = " ".join(ast.dump(n) for n in (rank, size) if n is not None)
+    from_env = "environ" in words or "getenv" in words or "node" in words.lower()
+    spawned = under_spawn(src, call)
+    sized = plan.flow.value(size, {}).value if plan.flow and size is not None else None
+    wrong_size = isinstance(sized, int) and 0 < sized != plan.world and not isinstance(sized, bool)
+    ranked = constant(rank)
+    literal = isinstance(ranked, int) and not isinstance(ranked, bool) and ranked >= 0
+    if plan.flow is not None and rank is not None and not literal:
+        given = plan.flow.value(rank, {})
+        literal = given.known and bool(given.flags) and isinstance(given.value, int)
+        literal = literal and given.value >= 0  # type: ignore[operator]
+    if (spawned and not from_env) or literal or wrong_size:
+        yield src.finding(
+            call,
+            "rank and world size come from "
+            + ("the spawn index" if spawned else "the script")
+            + (f" (world size {sized})" if wrong_size else "")
+            + f", not from RANK / WORLD_SIZE: on the plan's {plan.nodes} nodes every node "
+            f"numbers its processes 0..{plan.gpus_per_node - 1}, and the world is {plan.world}",
+            'dist.init_process_group(backend, init_method="env://") and read '
+            'int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]) when needed',
+            "rank_not_from_env",
+        )
+
+
+def under_spawn(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
+    """In a function that `mp.spawn` starts (or one it calls): its first argument is the spawn
+    index."""
+    fn = src.function_of(node)
+    if fn is None or depth == 0:
+        return False
+    for caller in src.callers(fn):
+        name = dotted(caller.func)
+        if name.endswith(SPAWNS) and caller.args and _plain_name(caller.args[0]) == fn.name:
+            return True
+        if under_spawn(src, caller, depth - 1):
+            return True
+    return False
+
+
+def _plain_name(node: ast.AST) -> str:
+    return dotted(node).split(".")[-1]
+
+
+def _master_overwritten(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    if plan.nodes <= 1:
+        return
+    for key, node, stmt in env_writes(src):
+        value = constant(node)
+        if value is None and plan.flow is not None:
+            given = plan.flow.value(node, {})
+            value = given.value if given.known and given.flags else None
+        if (
+            key in ("MASTER_ADDR", "MASTER_PORT")
+            and isinstance(value, str | int)
+            and not plan.off(stmt)
+        ):
+            yield src.finding(
+                stmt,
+                f"{key} is set to {value!r}, replacing the "
+                f"{'master node' if key == 'MASTER_ADDR' else 'port'} the plan gives: the "
+                f"{plan.nodes} nodes never meet",
+                f"remove it (or os.environ.setdefault({key!r}, ...)): Azure ML and torchrun set it",
+                "hardcoded_master",
+            )
+
+
+def env_writes(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.AST]]:
+    """(key, value, statement) for each `os.environ[KEY] = value` in code that runs."""
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Assign) and src.runs(node):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Subscript)
+                        and dotted(target.value).endswith("environ")
+                        and isinstance(constant(target.slice), str)
+                    ):
+                        yield str(constant(target.slice)), node.value, node
+
+
+def _spawns(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    if plan.started_per_node <= 1:
+        return
+    for name, call in src.calls:
+        process = name.endswith(("multiprocessing.Process", "mp.Process"))
+        spawn = name.endswith(SPAWNS) and ("spawn" in name or "start_processes" in name)
+        if not (spawn or process):
+            continue
+        if plan.flow is not None and plan.flow.off(call) is not None:
+            continue
+        n = keyword(call, "nprocs", 2) if not process else _loop_count(src, call)
+        value = plan.flow.value(n, {}).value if plan.flow and n is not None else None
+        count = value if isinstance(value, int) and not isinstance(value, bool) else "N"
+        yield src.finding(
+            call,
+            f"{name}(nprocs={count}) under a plan that already starts "
+            f"{plan.started_per_node} processes per node: each starts {count} more "
+            f"({plan.started_per_node} x {count} per node)",
+            "call the training function once per process (the plan starts one per GPU), "
+            "or choose per-node launch without a launcher",
+            "spawn_under_launcher",
+        )
+        return
+
+
+def _loop_count(src: ScriptFacts, call: ast.AST) -> ast.AST | None:
+    """`for rank in range(N): Process(...)`: N."""
+    current = src.parents.get(call)
+    while current is not None:
+        loop = isinstance(current, ast.For) and isinstance(current.iter, ast.Call)
+        if loop and dotted(current.iter.func) == "range" and current.iter.args:  # type: ignore[attr-defined]
+            return current.iter.args[-1]  # type: ignore[attr-defined]
+        current = src.parents.get(current)
+    return None

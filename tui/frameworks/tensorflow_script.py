@@ -1,0 +1,171 @@
+"""TensorFlow's script-check rules (`TensorFlow.script_rules`): a strategy that fits the plan's
+tasks (MultiWorkerMirroredStrategy, or ParameterServerStrategy with parameter servers), the model
+built in its scope, TF_CONFIG left as Azure ML writes it and read for the task, and a coordinator
+on a task the plan has."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
+from tui.frameworks.pytorch_script import env_writes
+
+
+def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """The strategy matching the plan (MultiWorkerMirroredStrategy, or ParameterServerStrategy
+    when there are parameter servers), which reads TF_CONFIG; the model built in its scope."""
+    spec = plan.spec
+    mwms = src.find("MultiWorkerMirroredStrategy")
+    ps = src.find("ParameterServerStrategy")
+    mirrored = src.find("MirroredStrategy", "OneDeviceStrategy")
+    if spec.parameter_servers and not ps:
+        yield src.finding(
+            mwms[0] if mwms else None,
+            f"the plan has {spec.parameter_servers} parameter server task(s) but the script "
+            "does not use ParameterServerStrategy",
+            "tf.distribute.experimental.ParameterServerStrategy(cluster_resolver), or set "
+            "parameter servers to 0",
+            "tf_ps_strategy_missing",
+        )
+    elif not spec.parameter_servers and ps:
+        yield src.finding(
+            ps[0],
+            "ParameterServerStrategy but the plan has no parameter server tasks",
+            "add parameter servers on Resources, or use MultiWorkerMirroredStrategy",
+            "tf_ps_without_servers",
+        )
+    elif not spec.parameter_servers and not mwms and spec.nodes > 1:
+        yield src.finding(
+            mirrored[0] if mirrored else None,
+            (
+                "MirroredStrategy uses one machine's GPUs"
+                if mirrored
+                else "no tf.distribute strategy"
+            )
+            + f": the {spec.nodes} workers in TF_CONFIG would each train alone",
+            "strategy = tf.distribute.MultiWorkerMirroredStrategy() (it reads TF_CONFIG), "
+            "and build the model inside strategy.scope()",
+            "tf_no_multiworker_strategy",
+        )
+    strategies = mwms or ps or mirrored
+    outside = [m for m in _models(src) if not _in_scope(src, m)]
+    if strategies and (outside or not src.has("scope")):
+        yield src.finding(
+            outside[0] if outside else strategies[0],
+            "the strategy is made but the model and optimizer are built outside "
+            "strategy.scope(): their variables are not mirrored across the workers",
+            "with strategy.scope(): build and compile the model",
+            "strategy_scope_missing",
+        )
+
+
+def _models(src: ScriptFacts) -> list[ast.Call]:
+    """Where the Keras model is made: Sequential / Model / keras.applications, or the script's
+    own build_model()-like function."""
+    found = []
+    for name, call in src.calls:
+        last = name.split(".")[-1]
+        keras = "keras" in name or "applications" in name
+        own = (
+            last.lower().startswith(("build", "create", "make", "get")) and "model" in last.lower()
+        )
+        if (keras and (last in ("Sequential", "Model") or "applications" in name)) or (
+            own and last in src.functions
+        ):
+            found.append(call)
+    found.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
+    return found
+
+
+def _in_scope(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
+    """Inside `with strategy.scope():`, or in a function only called there (or one whose own
+    body opens the scope around it)."""
+    current = src.parents.get(node)
+    while current is not None:
+        if isinstance(current, ast.With) and any(
+            isinstance(item.context_expr, ast.Call)
+            and dotted(item.context_expr.func).endswith("scope")
+            for item in current.items
+        ):
+            return True
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+            callers = src.callers(current)
+            return (
+                bool(callers) and depth > 0 and all(_in_scope(src, c, depth - 1) for c in callers)
+            )
+        current = src.parents.get(current)
+    return False
+
+
+def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """TF_CONFIG left as Azure ML writes it, tasks found from it, a coordinator where the plan
+    has one."""
+    for key, _, stmt in env_writes(src):
+        off = plan.flow is not None and plan.flow.off(stmt) is not None
+        if key == "TF_CONFIG" and not off and not _reads_tf_config(src, stmt):
+            yield src.finding(
+                stmt,
+                "the script writes TF_CONFIG itself, replacing the one Azure ML writes for "
+                f"each of the plan's {len(plan.roles) and plan.nodes} tasks (its cluster, and "
+                "which task this node is)",
+                "remove it: read the cluster with tf.distribute.cluster_resolver."
+                "TFConfigClusterResolver()",
+                "tf_config_overwritten",
+            )
+    flags = [(a.dest, a.node) for a in (plan.parser.args if plan.parser else ()) if a.node]
+    flags += [
+        (str(constant(keyword(call, "name", 0))), call)
+        for name, call in src.calls
+        if name.split(".")[-1].startswith("DEFINE_")
+    ]
+    task = sorted(
+        ((name, node) for name, node in flags if name in _TASK_FLAGS and node is not None),
+        key=lambda pair: (src.file(pair[1]) != src.modules[0].file, pair[1].lineno),
+    )
+    if task:
+        names = ", ".join(dict.fromkeys(f"--{name}" for name, _ in task))
+        yield src.finding(
+            task[0][1],
+            f"the task comes from flags ({names}) that the plan's command does not pass: every "
+            f"one of the {plan.nodes} nodes gets the defaults and believes it is the same task",
+            "read the cluster and the task from TF_CONFIG "
+            "(tf.distribute.cluster_resolver.TFConfigClusterResolver())",
+            "tf_task_from_flags",
+        )
+    if "chief" not in plan.roles:
+        for module in src.modules:
+            for node in ast.walk(module.tree):
+                if isinstance(node, ast.If) and _tests_chief(node.test) and src.runs(node):
+                    body = ast.dump(ast.Module(body=node.body, type_ignores=[]))
+                    if "Coordinator" in body or "fit" in body:
+                        yield src.finding(
+                            node,
+                            "the coordinator runs only when the task type is 'chief', but the "
+                            "plan's TF_CONFIG names workers and ps only: nothing drives training",
+                            "coordinate on worker 0: `if task_type == 'worker' and task_id == 0`",
+                            "ps_coordinator_on_missing_chief",
+                        )
+
+
+def _reads_tf_config(src: ScriptFacts, stmt: ast.AST) -> bool:
+    """The write adjusts the TF_CONFIG it read (or is made only where there is none)."""
+    scope = src.function_of(stmt) or src.modules[0].tree
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Compare) and any(
+            isinstance(n, ast.Constant) and n.value == "TF_CONFIG" for n in ast.walk(node)
+        ):
+            return True
+        loads = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load)
+        if loads and constant(node.slice) == "TF_CONFIG":  # type: ignore[attr-defined]
+            return True
+        if isinstance(node, ast.Call) and constant(keyword(node, "key", 0)) == "TF_CONFIG":
+            return True
+    return False
+
+
+_TASK_FLAGS = ("task_index", "task_type", "job_name", "worker_hosts", "ps_hosts", "task_id")
+
+
+def _tests_chief(test: ast.AST) -> bool:
+    return any(isinstance(n, ast.Constant) and n.value == "chief" for n in ast.walk(test))
