@@ -47,6 +47,25 @@ def test_rows_with_an_error_column_in_exponent_form() -> None:
     assert result.avg_busbw is None  # a run cut before its summary keeps its rows
 
 
+def test_older_table_layouts() -> None:
+    # Rows as posted: NVIDIA/nccl#1244 (12 fields, no root column), NVIDIA/nccl-tests#44 (11:
+    # the first releases, no redop either).
+    twelve = (
+        "         128            32     float     sum    47.76    0.00    0.01  6e-08"
+        "    46.52    0.00    0.01  6e-08"
+    )
+    eleven = (
+        "    67108864       8388608   float   1568.3   21.40   21.40  0e+00"
+        "   1560.9   21.50   21.50  0e+00"
+    )
+    result = parse([twelve, eleven])
+    assert result is not None
+    assert [(r.size, r.busbw, r.busbw_in_place) for r in result.rows] == [
+        (128, 0.01, 0.01),
+        (67108864, 21.40, 21.50),
+    ]
+
+
 def test_no_table_is_none() -> None:
     assert parse(["NCCL INFO Bootstrap : Using eth0:10.0.0.4<0>", "# Using devices"]) is None
 

@@ -104,19 +104,25 @@ def parse(lines: Iterable[str]) -> AllReduce | None:
     return done
 
 
+_TIME_COLUMN = {13: 5, 12: 4, 11: 3}
+"""Where the out-of-place time is: 13 fields with `root` (nccl-tests 2.11+), 12 without it, 11
+in the first releases (no `redop` either)."""
+
+
 def _row(parts: list[str]) -> Row | None:
-    """A data row: 13 fields (with `root`) or 12 (nccl-tests before 2.11)."""
-    if len(parts) not in (12, 13) or not parts[0].isdigit() or not parts[1].isdigit():
+    """A data row of any of nccl-tests' table layouts, else None."""
+    first = _TIME_COLUMN.get(len(parts))
+    if first is None or not parts[0].isdigit() or not parts[1].isdigit():
         return None
     if parts[2] not in _TYPES:
         return None
-    first = 5 if len(parts) == 13 else 4  # the out-of-place time column
     try:
         time_us, algbw, busbw = (float(p) for p in parts[first : first + 3])
         in_place = _number(parts[first + 6])
     except (ValueError, IndexError):
         return None
-    return Row(int(parts[0]), int(parts[1]), parts[2], parts[3], busbw, in_place, algbw, time_us)
+    redop = parts[3] if first > 3 else "sum"
+    return Row(int(parts[0]), int(parts[1]), parts[2], redop, busbw, in_place, algbw, time_us)
 
 
 def _number(text: str) -> float | None:
