@@ -82,6 +82,8 @@ class JobNetwork:
     def show(self, net: Network, vm_size: str | None, nodes: int | None) -> None:
         """Draw the line: the readout, the loud warning, or nothing when NCCL said nothing."""
         self.network = net
+        if not self.screen.is_mounted:
+            return  # left while the logs were read
         line = self.screen.query_one("#job-network", Static)
         sku = find_sku(vm_size)
         warning = fallback_warning(
