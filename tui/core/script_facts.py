@@ -282,13 +282,12 @@ class ScriptFacts:
         out = []
         for resolved, call in self.calls:
             head = dotted(call.func).split(".")[0]
-            if head in self.module_of[call].aliases and not self._local(resolved):
-                continue  # torch.save is not a call of the script's own save()
-            if _plain(call.func)[:1] == [name] or any(
+            library = head in self.module_of[call].aliases and not self._local(resolved)
+            if (_plain(call.func)[:1] == [name] and not library) or any(
                 isinstance(a, ast.Name | ast.Attribute) and _plain(a)[:1] == [name]
-                for a in call.args
+                for a in [*call.args, *(k.value for k in call.keywords)]
             ):
-                out.append(call)
+                out.append(call)  # torch.save(...) does not call the script's own save()
         return out
 
     def _local(self, resolved: str) -> bool:

@@ -77,6 +77,8 @@ class Flow:
     """`assert`s that fail under the plan, with the names known there."""
     assigned: dict[str, ast.AST] = field(default_factory=dict)
     """Where each local name was last assigned a value (its literal's line)."""
+    scopes: dict[ast.AST, dict[str, Value]] = field(default_factory=dict)
+    """Each function's (and module's) local names as its code leaves them."""
 
     def run(self) -> Flow:
         if self.parser is not None and self.outcome is not None:
@@ -89,11 +91,13 @@ class Flow:
                     known = default.value if default is not None else None
                     self.args[arg.dest] = Value(known, frozenset({arg.dest}))
         for module in self.src.modules:
-            self._block(module.tree.body, {}, certain=True)
+            self.scopes[module.tree] = {}
+            self._block(module.tree.body, self.scopes[module.tree], certain=True)
         order = {m.file: i for i, m in enumerate(self.src.modules)}
         live = [fn for fns in self.src.functions.values() for fn in fns if fn in self.src.live]
         for fn in sorted(live, key=lambda f: (order[self.src.file(f)], f.lineno)):
-            self._block(fn.body, {}, certain=True)
+            self.scopes[fn] = {}
+            self._block(fn.body, self.scopes[fn], certain=True)
         return self
 
     # ---- statements -----------------------------------------------------------------------
@@ -155,6 +159,13 @@ class Flow:
         )
 
     # ---- expressions ----------------------------------------------------------------------
+
+    def value_at(self, node: ast.AST | None) -> Value:
+        """`node`'s value with the local names of the code it is in."""
+        if node is None:
+            return NOTHING
+        scope = self.src.function_of(node) or self.src.module_of[node].tree
+        return self.value(node, self.scopes.get(scope, {}))
 
     def value(self, node: ast.AST | None, local: dict[str, Value], depth: int = 0) -> Value:
         if node is None or depth > 40:

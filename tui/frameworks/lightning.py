@@ -138,7 +138,7 @@ def _value(plan: CheckPlan, node: ast.AST | None) -> object:
         return None
     if isinstance(node, ast.Constant):
         return node.value
-    return plan.flow.value(node, {}).value if plan.flow else None
+    return plan.flow.value_at(node).value if plan.flow else None
 
 
 _TRAINER_FLAGS = (

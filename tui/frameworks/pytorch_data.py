@@ -99,7 +99,7 @@ def _means_gpu(call: ast.Call, plan: CheckPlan) -> bool:
     if not name.endswith("device") or not call.args:
         return False
     first = call.args[0]
-    value = plan.flow.value(first, {}).value if plan.flow is not None else None
+    value = plan.flow.value_at(first).value if plan.flow is not None else None
     if isinstance(value, str):
         return value in ("cuda", "cuda:0")
     return any(

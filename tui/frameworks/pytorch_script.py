@@ -180,7 +180,7 @@ def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Fi
     method_node = keyword(call, "init_method")
     method = constant(method_node)
     if method is None and method_node is not None and plan.flow is not None:
-        method = plan.flow.value(method_node, {}).value
+        method = plan.flow.value_at(method_node).value
     if isinstance(method_node, ast.JoinedStr) and method_node.values:
         head = constant(method_node.values[0])
         method = head + "…" if isinstance(head, str) and "://" in head else method
@@ -211,12 +211,12 @@ def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[
     words = " ".join(ast.dump(n) for n in (rank, size) if n is not None)
     from_env = "environ" in words or "getenv" in words or "node" in words.lower()
     spawned = under_spawn(src, call)
-    sized = plan.flow.value(size, {}).value if plan.flow and size is not None else None
+    sized = plan.flow.value_at(size).value if plan.flow and size is not None else None
     wrong_size = isinstance(sized, int) and 0 < sized != plan.world and not isinstance(sized, bool)
     ranked = constant(rank)
     literal = isinstance(ranked, int) and not isinstance(ranked, bool) and ranked >= 0
     if plan.flow is not None and rank is not None and not literal:
-        given = plan.flow.value(rank, {})
+        given = plan.flow.value_at(rank)
         literal = given.known and bool(given.flags) and isinstance(given.value, int)
         literal = literal and given.value >= 0  # type: ignore[operator]
     if (spawned and not from_env) or literal or wrong_size:
@@ -258,7 +258,7 @@ def _master_overwritten(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     for key, node, stmt in env_writes(src):
         value = constant(node)
         if value is None and plan.flow is not None:
-            given = plan.flow.value(node, {})
+            given = plan.flow.value_at(node)
             value = given.value if given.known and given.flags else None
         if (
             key in ("MASTER_ADDR", "MASTER_PORT")
@@ -300,7 +300,7 @@ def _spawns(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         if plan.flow is not None and plan.flow.off(call) is not None:
             continue
         n = keyword(call, "nprocs", 2) if not process else _loop_count(src, call)
-        value = plan.flow.value(n, {}).value if plan.flow and n is not None else None
+        value = plan.flow.value_at(n).value if plan.flow and n is not None else None
         count = value if isinstance(value, int) and not isinstance(value, bool) else "N"
         yield src.finding(
             call,
