@@ -95,8 +95,9 @@ def test_cli_prints_exactly_the_json_shape_and_exits_1(tmp_path: Path, capsys):
     assert main(["doctor", str(tmp_path / "job"), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert list(out) == [
-        "cause", "rank", "culprit", "confidence", "evidence", "lines", "fix", "others"
+        "cause", "rank", "culprit", "confidence", "evidence", "lines", "fix", "others", "network"
     ]  # fmt: skip
+    assert out["network"]["nccl_info_seen"] is False  # no NCCL lines: nothing said (issue 29)
     assert (out["cause"], out["rank"], out["culprit"]) == ("host_oom_killed", 1, "rank 1")
     assert out["confidence"] == "high"
     assert out["evidence"] == ["user_logs/std_log_process_1.txt:1"]

@@ -62,14 +62,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         _check_readable(path, logs)
         files = [path] if path.is_file() else [path / name for name in logs]
         hints: dict = {}
+        reader = None
     else:
         if "/" in args.name or args.name.endswith((".txt", ".log")):
             raise CliError(f"doctor: {args.name}: no such file or folder")
-        logs, mtimes, failed, files, hints = _job_logs(args)
+        logs, mtimes, failed, files, hints, reader = _job_logs(args)
         local = args.target == "local"
     diagnosis = diagnose(logs, mtimes, failed=failed, local=local)
     vm_size = args.vm_size or hints.get("sku")
-    network, warning = _network(files, logs, vm_size, hints)
+    network, warning = _network(files, reader, vm_size, hints)
     allreduce = _allreduce(logs, vm_size, network.get("nodes") or hints.get("nodes") or 1)
     if args.json:
         out = diagnosis.to_json()
@@ -86,17 +87,17 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return 0 if diagnosis.healthy else 1
 
 
-def _network(files, logs, vm_size: str | None, hints: dict) -> tuple[dict, object]:
+def _network(files, reader, vm_size: str | None, hints: dict) -> tuple[dict, object]:
     """The `network` object: what NCCL's INFO lines say (`tui.logs.network`), the VM size and,
     when it has InfiniBand but NCCL used sockets, the warning with its causes and fixes."""
     from tui.core.catalog import find_sku
-    from tui.logs.network import fallback_warning, read_lines, read_logs
+    from tui.logs.network import NetworkReader, fallback_warning, feed_file
 
     nodes = hints.get("nodes")
-    if files:
-        net = read_logs(files, plan_nodes=nodes)
-    else:  # remote logs: the excerpts the doctor already holds (their ends)
-        net = read_lines((t for ex in logs.values() for _, t in ex.lines), plan_nodes=nodes)
+    reader = reader or NetworkReader()  # remote logs: their tails were fed as they came
+    for file in files:
+        feed_file(reader, Path(file))
+    net = reader.network_seen(nodes)
     sku = find_sku(vm_size)
     has_ib = bool(sku and sku.nccl_can_use_infiniband)
     warning = fallback_warning(net, sku.name if sku else vm_size, has_ib)
@@ -143,14 +144,16 @@ def _check_readable(path: Path, logs) -> None:
         raise CliError(f"doctor: {path} holds no log text (empty once escape codes are removed)")
 
 
-def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, list, dict]:
+def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, list, dict, object]:
     """Every log of job NAME (the end of each), their sizes' order, whether it failed, the local
-    log files (read whole for NCCL's lines) and the plan's VM size and node count."""
+    log files (searched whole for NCCL's lines), the plan's VM size and node count, and what the
+    remote logs' tails said of the network."""
     import asyncio
 
     from tui.backends.base import BackendError, JobState
     from tui.cli.jobs import LOG_BACKENDS
     from tui.logs.evidence import Excerpt, excerpt, read_excerpt
+    from tui.logs.network import NetworkReader, feed_bytes
     from tui.logs.sources import read_tail
 
     backend = LOG_BACKENDS[args.target](args)
@@ -162,6 +165,8 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, l
         raise CliError(str(err)) from None
     if not sources:
         raise CliError(f"doctor: job {job.name} has no logs yet ({status.summary()})")
+
+    network = NetworkReader()
 
     async def read_all() -> dict[str, Excerpt]:
         gate = asyncio.Semaphore(16)
@@ -177,6 +182,7 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, l
                     close = getattr(source, "aclose", None)
                     if close is not None:
                         await close()
+            feed_bytes(network, data)  # NCCL's lines are counted, not kept
             return name, excerpt(data)  # keep the excerpt, not the bytes
 
         pairs = await asyncio.gather(*(one(n, s) for n, s in sources.items()))
@@ -185,7 +191,7 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, l
     logs = asyncio.run(read_all())
     mtimes = _local_mtimes(sources)
     files = [p for s in sources.values() if isinstance(p := getattr(s, "path", None), Path)]
-    return logs, mtimes, status.state is JobState.FAILED, files, _plan_hints(job)
+    return logs, mtimes, status.state is JobState.FAILED, files, _plan_hints(job), network
 
 
 def _plan_hints(job) -> dict:

@@ -314,13 +314,15 @@ def feed_file(reader: NetworkReader, path: Path) -> None:
             if size == 0:
                 return
             with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                _feed_bytes(reader, data, min(size, SCAN_LIMIT))
+                feed_bytes(reader, data, min(size, SCAN_LIMIT))
     except (OSError, ValueError):
         return
 
 
-def _feed_bytes(reader: NetworkReader, data, limit: int) -> None:
-    """Each line holding NCCL's name, or an nccl-tests `#  Rank N … on HOST` header line."""
+def feed_bytes(reader: NetworkReader, data, limit: int | None = None) -> None:
+    """Feed `reader` each line of `data` (bytes or a mapped file, up to `limit`) that holds
+    NCCL's name, or an nccl-tests `#  Rank N … on HOST` header line."""
+    limit = len(data) if limit is None else limit
     for token in (b"NCCL", b"Rank "):
         at, seen = data.find(token, 0, limit), 0
         while at >= 0 and seen < MAX_LINES:
