@@ -84,7 +84,7 @@ if __name__ == "__main__":
 def test_a_script_that_spawns_its_own_processes_under_a_per_process_plan():
     found = rules(SPAWNED)
     assert found == {
-        "hardcoded_master": [6, 7],
+        "hardcoded_master": [6],
         "rank_not_from_env": [9],
         "spawn_under_launcher": [17],
     }

@@ -92,7 +92,7 @@ def test_every_real_script_is_checked_in_under_a_second():
     slowest = (0.0, "")
     for case in cases():
         spec = spec_type(**{**case.plan, "script": case.script})
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds: a busy machine does not fail it
         check(case, spec)
-        slowest = max(slowest, (time.perf_counter() - start, case.file))
+        slowest = max(slowest, (time.process_time() - start, case.file))
     assert slowest[0] < 1.0, slowest

@@ -147,7 +147,9 @@ def _global_rank(src: ScriptFacts, node: ast.AST) -> bool:
 def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     loaders = src.find("DataLoader")
     samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
-    sharded = src.has("DistributedSampler", "split_dataset_by_node", "shard", "num_replicas")
+    sharded = src.has(
+        "DistributedSampler", "split_dataset_by_node", "shard", "num_replicas", "deepspeed_io"
+    )
     if loaders and not samplers and not sharded:
         train = [c for c in loaders if "train" in ast.dump(src.parents.get(c) or c).lower()]
         yield src.finding(
@@ -171,6 +173,17 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
 _LOGS = ("log_metric", "log_metrics", "log_param", "log_params", "log_artifact")
 _ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
+
+
+def _per_rank(call: ast.Call) -> bool:
+    """A path named by the rank (`f"ckpt_{rank}.pt"`): each rank writes its own file."""
+    return any(
+        isinstance(n, ast.Name | ast.Attribute)
+        and "rank" in (getattr(n, "id", "") or n.attr).lower()  # type: ignore[attr-defined]
+        for arg in call.args[dotted(call.func).endswith(("torch.save", "save_image")) :]
+        + [k.value for k in call.keywords]
+        for n in ast.walk(arg)
+    )
 
 
 def _engines(src: ScriptFacts) -> set[str]:
@@ -215,7 +228,7 @@ def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             mode = constant(keyword(call, "mode", 1))
             saving = isinstance(mode, str) and "w" in mode and "rank" not in ast.dump(call)
             saving = saving and not _wraps_a_save(src, call)
-        if not saving or src.guarded_by_rank(call) or plan.off(call):
+        if not saving or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
             continue
         yield src.finding(
             call,

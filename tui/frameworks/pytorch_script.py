@@ -72,7 +72,12 @@ def _unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     not set."""
     said: set[str] = set()
     for key, node in env_reads(src):
-        if key in LAUNCHER_VARS and key not in plan.env and key not in said:
+        if (
+            key in LAUNCHER_VARS
+            and key not in plan.env
+            and key not in said
+            and not _tried(src, node)
+        ):
             if plan.flow is not None and plan.flow.off(node) is not None:
                 continue
             said.add(key)
@@ -84,6 +89,19 @@ def _unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 f"derive it from what the plan sets ({known}), or os.environ.get({key!r}, default)",
                 "env_var_not_set",
             )
+
+
+def _tried(src: ScriptFacts, node: ast.AST) -> bool:
+    """Inside `try:` with an except that catches a missing key."""
+    current = src.parents.get(node)
+    while current is not None and not isinstance(current, ast.FunctionDef):
+        if isinstance(current, ast.Try) and any(
+            h.type is None or any(w in ast.dump(h.type) for w in ("KeyError", "Exception"))
+            for h in current.handlers
+        ):
+            return True
+        current = src.parents.get(current)
+    return False
 
 
 def env_reads(src: ScriptFacts) -> Iterator[tuple[str, ast.AST]]:
@@ -253,30 +271,47 @@ def _plain_name(node: ast.AST) -> str:
 
 
 def _master_overwritten(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """MASTER_ADDR / MASTER_PORT given a literal (or a flag's default): one finding per place
+    that does it, at its first line."""
     if plan.nodes <= 1:
         return
+    places: dict[ast.AST | None, list[tuple[str, object, ast.AST]]] = {}
     for key, node, stmt in env_writes(src):
         value = constant(node)
         if value is None and plan.flow is not None:
             given = plan.flow.value_at(node)
             value = given.value if given.known and given.flags else None
-        if (
-            key in ("MASTER_ADDR", "MASTER_PORT")
-            and isinstance(value, str | int)
-            and not plan.off(stmt)
-        ):
-            yield src.finding(
-                stmt,
-                f"{key} is set to {value!r}, replacing the "
-                f"{'master node' if key == 'MASTER_ADDR' else 'port'} the plan gives: the "
-                f"{plan.nodes} nodes never meet",
-                f"remove it (or os.environ.setdefault({key!r}, ...)): Azure ML and torchrun set it",
-                "hardcoded_master",
-            )
+        if key in _MASTER and isinstance(value, str | int) and not plan.off(stmt):
+            places.setdefault(src.function_of(stmt), []).append((key, value, stmt))
+    for writes in places.values():
+        said = " and ".join(f"{key}={value!r}" for key, value, _ in writes)
+        keys = ", ".join(dict.fromkeys(key for key, _, _ in writes))
+        yield src.finding(
+            min((stmt for _, _, stmt in writes), key=lambda n: n.lineno),
+            f"the script sets {said}, replacing what the plan gives: the {plan.nodes} nodes "
+            "never meet at the master node",
+            f"remove it (or os.environ.setdefault): Azure ML and torchrun set {keys}",
+            "hardcoded_master",
+        )
+
+
+_MASTER = ("MASTER_ADDR", "MASTER_PORT")
 
 
 def env_writes(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.AST]]:
-    """(key, value, statement) for each `os.environ[KEY] = value` in code that runs."""
+    """(key, value, statement) for each `os.environ[KEY] = value` (or `os.environ.update(KEY=…)`,
+    `os.environ.update({KEY: …})`) in code that runs."""
+    for name, call in src.calls:
+        if name.endswith("environ.update"):
+            for kw in call.keywords:
+                if kw.arg:
+                    yield kw.arg, kw.value, src.statement(call)
+            for arg in call.args:
+                for key, value in zip(
+                    getattr(arg, "keys", ()), getattr(arg, "values", ()), strict=False
+                ):
+                    if isinstance(constant(key), str):
+                        yield str(constant(key)), value, src.statement(call)
     for module in src.modules:
         for node in ast.walk(module.tree):
             if isinstance(node, ast.Assign) and src.runs(node):

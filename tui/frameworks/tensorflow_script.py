@@ -102,13 +102,12 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """TF_CONFIG left as Azure ML writes it, tasks found from it, a coordinator where the plan
     has one."""
     for key, _, stmt in env_writes(src):
-        off = plan.flow is not None and plan.flow.off(stmt) is not None
-        if key == "TF_CONFIG" and not off and not _reads_tf_config(src, stmt):
+        if key == "TF_CONFIG" and not plan.off(stmt) and not _reads_tf_config(src, stmt):
             yield src.finding(
                 stmt,
-                "the script writes TF_CONFIG itself, replacing the one Azure ML writes for "
-                f"each of the plan's {len(plan.roles) and plan.nodes} tasks (its cluster, and "
-                "which task this node is)",
+                "the script writes TF_CONFIG itself, replacing the one Azure ML writes on each "
+                f"of the plan's {plan.nodes} nodes (the whole cluster, and which task this "
+                "node is)",
                 "remove it: read the cluster with tf.distribute.cluster_resolver."
                 "TFConfigClusterResolver()",
                 "tf_config_overwritten",
@@ -133,19 +132,33 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "(tf.distribute.cluster_resolver.TFConfigClusterResolver())",
             "tf_task_from_flags",
         )
+    literal = [
+        call
+        for _, call in src.calls
+        if any(
+            kw.arg in ("task_type", "task_id", "task_index") and isinstance(kw.value, ast.Constant)
+            for kw in call.keywords
+        )
+    ]
+    if literal and not task:
+        yield src.finding(
+            literal[0],
+            "the task type and index are literals: every one of the plan's "
+            f"{plan.nodes} nodes believes it is the same task",
+            "read the task from TF_CONFIG (TFConfigClusterResolver())",
+            "tf_task_from_flags",
+        )
     if "chief" not in plan.roles:
         for module in src.modules:
             for node in ast.walk(module.tree):
-                if isinstance(node, ast.If) and _tests_chief(node.test) and src.runs(node):
-                    body = ast.dump(ast.Module(body=node.body, type_ignores=[]))
-                    if "Coordinator" in body or "fit" in body:
-                        yield src.finding(
-                            node,
-                            "the coordinator runs only when the task type is 'chief', but the "
-                            "plan's TF_CONFIG names workers and ps only: nothing drives training",
-                            "coordinate on worker 0: `if task_type == 'worker' and task_id == 0`",
-                            "ps_coordinator_on_missing_chief",
-                        )
+                if isinstance(node, ast.If) and _tests_chief(node) and src.runs(node):
+                    yield src.finding(
+                        node,
+                        "the coordinator runs only when the task type is 'chief', but the "
+                        "plan's TF_CONFIG names workers and ps only: nothing drives training",
+                        "coordinate on worker 0: `if task_type == 'worker' and task_id == 0`",
+                        "ps_coordinator_on_missing_chief",
+                    )
 
 
 def _reads_tf_config(src: ScriptFacts, stmt: ast.AST) -> bool:
@@ -167,5 +180,11 @@ def _reads_tf_config(src: ScriptFacts, stmt: ast.AST) -> bool:
 _TASK_FLAGS = ("task_index", "task_type", "job_name", "worker_hosts", "ps_hosts", "task_id")
 
 
-def _tests_chief(test: ast.AST) -> bool:
-    return any(isinstance(n, ast.Constant) and n.value == "chief" for n in ast.walk(test))
+def _tests_chief(branch: ast.If) -> bool:
+    """Coordinator code only a chief runs: `if task_type == "chief": …coordinator / fit…`, or
+    `if task_type in ("worker", "ps"): server.join()` with the coordinator after it."""
+    words = {n.value for n in ast.walk(branch.test) if isinstance(n, ast.Constant)}
+    body = ast.dump(ast.Module(body=branch.body, type_ignores=[]))
+    if "chief" in words:
+        return "Coordinator" in body or "fit" in body
+    return {"worker", "ps"} <= words and "join" in body
