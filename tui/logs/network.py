@@ -116,7 +116,7 @@ class Network:
 
 @dataclass
 class NetworkReader:
-    """Folds NCCL lines, one at a time, into counters; `network()` gives the judgment."""
+    """Folds NCCL lines, one at a time, into counters; `network_seen()` gives the judgment."""
 
     lines: int = 0
     version: str | None = None
@@ -128,7 +128,6 @@ class NetworkReader:
     gdr_hops: int = 0
     intra: set[str] = field(default_factory=set)
     ib_devices: dict[str, str] = field(default_factory=dict)
-    ib_absent: bool = False
     ifaces: dict[str, str] = field(default_factory=dict)
     network: str | None = None
     ofi_efa: bool = False
@@ -146,7 +145,7 @@ class NetworkReader:
         if (m := _HEADER_RANK.search(line)) and "NCCL" not in line:
             self.header_hosts[int(m.group(1))] = m.group(2)
             return
-        starts = [m for m in _RECORD.finditer(line)]
+        starts = list(_RECORD.finditer(line))
         if len(starts) <= 1:
             self._record(line, starts[0].group(1) if starts else None)
             return
@@ -170,8 +169,6 @@ class NetworkReader:
             for name, kind in _IB_DEVICE.findall(text):
                 self.ib_devices[name] = kind
             self.evidence.setdefault("ib", text)
-        elif "NET/IB : No device found" in text:
-            self.ib_absent = True
         elif "NET/Socket : Using" in text:
             for name, addr in _IFACE.findall(text):
                 self.ifaces[name] = addr
