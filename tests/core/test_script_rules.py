@@ -134,6 +134,9 @@ def test_the_plans_arguments_through_the_scripts_parser():
     # LightningCLI takes --trainer.*; HfArgumentParser's --deepspeed takes a file
     cli = "from lightning.pytorch.cli import LightningCLI\nLightningCLI(M, D, run=False)\n"
     assert "argv_rejected" not in rules(cli, **lightning)
+    runs = cli.replace(", run=False", "")  # a sub-command first: fit, validate, ...
+    assert rules(runs, **lightning)["argv_rejected"] == [2]
+    assert "argv_rejected" not in rules(runs, **lightning, args=("fit",))
     hf = (
         "from transformers import HfArgumentParser, TrainingArguments, Trainer\n"
         "(args,) = HfArgumentParser((TrainingArguments,)).parse_args_into_dataclasses()\n"

@@ -51,6 +51,8 @@ class Parser:
     """Names the parsed result is bound to (`args`)."""
     dashes: bool = False
     """`--a-b` and `--a_b` are the same option (fire, jsonargparse)."""
+    file_arg: bool = False
+    """A lone `args.json` (or .yaml) is read as a file of arguments (HfArgumentParser)."""
 
 
 @dataclass

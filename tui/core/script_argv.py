@@ -13,6 +13,8 @@ from tui.core.script_args import Arg, Outcome, Parser
 def simulate(parser: Parser, argv: Sequence[str]) -> Outcome:
     """What `parser` does with `argv`: rejections (one line each) and the given values."""
     out = Outcome()
+    if parser.file_arg and len(argv) == 1 and argv[0].endswith((".json", ".yaml", ".yml")):
+        return out  # what the file holds is not known here
     positionals = [a for a in parser.args if not a.names]
     position = 0
     i = 0
@@ -53,8 +55,12 @@ def simulate(parser: Parser, argv: Sequence[str]) -> Outcome:
                     out.rejected.append(problem)
             out.given[arg.dest] = values if arg.takes == "many" else values[0]
         elif position < len(positionals):
-            out.given[positionals[position].dest] = token
+            arg = positionals[position]
+            out.given[arg.dest] = token
             position += 1
+            problem = _bad_value(arg, arg.dest, token)
+            if problem:
+                out.rejected.append(problem)
         elif parser.style == "fire":
             free = next((a for a in parser.args if a.dest not in out.given), None)
             if free is not None:

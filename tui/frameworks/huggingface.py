@@ -131,6 +131,7 @@ def hf_parser(src: ScriptFacts) -> Parser | None:
         return None
     parse = parses[0]
     parser = Parser("HfArgumentParser", parse)
+    parser.file_arg = bool(src.find("parse_json_file", "parse_yaml_file"))
     parser.open = constant(keyword(parse, "return_remaining_strings")) is True
     for node in ast.walk(made[0]):
         if isinstance(node, ast.Name) and node.id in src.classes:

@@ -175,7 +175,12 @@ def cli_parser(src: ScriptFacts) -> Parser | None:
         parser.args.append(Arg((f"--{name}",), name))
     if constant(keyword(clis[0], "run")) is not False:
         parser.open = True  # a sub-command's own options
+        subcommand = Arg((), "subcommand", clis[0], choices=_SUBCOMMANDS, required=True)
+        parser.args.append(subcommand)  # `fit` first: jsonargparse requires one
     return parser
+
+
+_SUBCOMMANDS = ("fit", "validate", "test", "predict")
 
 
 def argparse_extras(src: ScriptFacts, parser: Parser) -> None:

@@ -8,7 +8,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
+from tui.core.script_facts import (
+    CheckPlan,
+    Finding,
+    ScriptFacts,
+    constant,
+    dotted,
+    keyword,
+    mentions_rank,
+)
 from tui.frameworks.pytorch_script import WRAPS, setup_calls, under_spawn
 
 
@@ -228,7 +236,8 @@ def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             mode = constant(keyword(call, "mode", 1))
             saving = isinstance(mode, str) and "w" in mode and "rank" not in ast.dump(call)
             saving = saving and not _wraps_a_save(src, call)
-        if not saving or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
+        told = any(mentions_rank(k.value) for k in call.keywords)  # is_main_process=…
+        if not saving or told or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
             continue
         yield src.finding(
             call,
