@@ -16,7 +16,7 @@ import pytest
 
 from tests.core.fake_prices_api import PAGE_1, PAGE_2, closed_port, item, page, serving
 from tui.cli import main
-from tui.core import prices
+from tui.core import prices, prices_api
 from tui.core.catalog import find_sku
 from tui.core.plan import Target, plan
 from tui.core.presets import get_preset
@@ -191,7 +191,7 @@ def test_a_huge_answer_is_not_read_past_the_bound(declared: bool):
 
 
 def test_a_slow_answer_is_given_up_at_the_deadline(monkeypatch):
-    monkeypatch.setattr(prices, "TIMEOUT", 0.3)
+    monkeypatch.setattr(prices_api, "TIMEOUT", 0.3)  # the deadline of reading the answer
 
     def trickle() -> Iterator[bytes]:
         yield b'{"Items": ['

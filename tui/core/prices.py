@@ -4,25 +4,14 @@ Prices come from the snapshot shipped in `presets/prices.json` (each figure with
 source), or from the user's cache once the Azure Retail Prices API has answered (`refresh`). Nothing
 here touches the network unless `refresh` is called; `refresh` reads at most `MAX_BYTES` a page,
 waits at most `TIMEOUT` seconds, and changes nothing when the answer is unreachable, malformed or
-too big: it says why in one line.
-
-The API's answer (documented at
-https://learn.microsoft.com/rest/api/cost-management/retail-prices/azure-retail-prices, "API
-response examples"): `{"BillingCurrency", "CustomerEntityId", "CustomerEntityType", "Items": [{
-"currencyCode", "retailPrice", "unitPrice", "armRegionName", "location", "effectiveStartDate",
-"meterName", "productName", "skuName", "serviceName", "unitOfMeasure", "type", "armSkuName",
-…}], "NextPageLink", "Count"}`. Linux and Windows rows share a meter name and differ in
-`productName` ("… Series Windows"); low-priority and Spot are meters of their own
-("ND96amsr A100 v4 Low Priority", "… Spot").
+too big: it says why in one line. Reading the API's answer is `prices_api`.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import math
 import os
-import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import cache
@@ -30,21 +19,23 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from tui.core.dirs import cache_dir
+from tui.core.prices_api import (
+    API_URL,
+    MAX_BYTES,
+    TIMEOUT,
+    URL_ENV,
+    Refused,
+    api_filter,
+    fetch_items,
+    price_rows,
+    sane,
+)
 
 if TYPE_CHECKING:
     import httpx
 
     from tui.core.plan_types import LaunchPlan
 
-API_URL = "https://prices.azure.com/api/retail/prices"
-URL_ENV = "DTRAIN_TUI_PRICES_URL"
-"""Where `refresh` asks (a local fake in tests); set to an empty value, it never asks."""
-TIMEOUT = 3.0
-"""Seconds `refresh` waits in all (connecting, every page; a name lookup is the system's)."""
-MAX_BYTES = 2 << 20
-"""The most of one page of the answer that is read; a bigger one changes nothing."""
-MAX_PAGES = 4
-"""Pages followed at most (the sizes of one region fit in one page of 1,000 rows)."""
 FRESH_FOR = timedelta(days=1)
 """A cache younger than this is not asked again by `preview` and the review."""
 RETRY_AFTER = timedelta(hours=1)
@@ -53,7 +44,6 @@ CACHE_NAME = "prices.json"
 TRIED_NAME = "prices.tried"
 REGION = "eastus"
 """The region shown unless the plan names another (a job's region is its workspace's)."""
-_MOST = 10_000.0  # $/h: no VM size costs more; a bigger figure is a broken answer
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,19 +204,10 @@ def _table(prices: object) -> dict[str, dict[str, dict[str, Any]]]:
             if not isinstance(row, dict):
                 raise ValueError(f"prices.{region}.{size} is not an object")
             for kind in ("dedicated", "low_priority"):
-                if row.get(kind) is not None and not _sane(row[kind]):
+                if row.get(kind) is not None and not sane(row[kind]):
                     raise ValueError(f"prices.{region}.{size}.{kind} is not a price")
             out.setdefault(str(region), {})[str(size).lower()] = {**row, "size": str(size)}
     return out
-
-
-def _sane(value: object) -> bool:
-    return (
-        isinstance(value, (int, float))
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and 0 < value < _MOST
-    )
 
 
 # ---- refresh ---------------------------------------------------------------------------------
@@ -238,10 +219,6 @@ class Refreshed:
 
     ok: bool
     message: str
-
-
-class _Refused(Exception):
-    """The answer cannot be used; the message says why in a few words."""
 
 
 def api_url() -> str | None:
@@ -271,15 +248,6 @@ def refresh_due(now: datetime | None = None) -> bool:
     if fetched.tzinfo is None:
         fetched = fetched.replace(tzinfo=timezone.utc)
     return now - fetched > FRESH_FOR
-
-
-def api_filter(sizes: list[str], region: str) -> str:
-    """The OData filter: the sizes' hourly pay-as-you-go rows in `region`."""
-    names = " or ".join(f"armSkuName eq '{s}'" for s in sizes)
-    return (
-        "serviceName eq 'Virtual Machines' and priceType eq 'Consumption' "
-        f"and armRegionName eq '{region}' and ({names})"
-    )
 
 
 def refresh(
@@ -320,9 +288,9 @@ def _refresh(
     own = client is None
     client = client or httpx.Client(timeout=TIMEOUT, follow_redirects=False)
     try:
-        items = _fetch(client, url, api_filter(sizes, region))
-        rows = _rows(items, {s.lower(): s for s in sizes}, region)
-    except _Refused as err:
+        items = fetch_items(client, url, api_filter(sizes, region))
+        rows = price_rows(items, {s.lower(): s for s in sizes}, region)
+    except Refused as err:
         return Refreshed(False, f"prices: the retail prices API's answer {err}; {current}")
     except httpx.HTTPError as err:
         why = str(err).splitlines()[0] if str(err) else type(err).__name__
@@ -356,97 +324,6 @@ def unchanged(region: str) -> str:
     if data and region in data.get("prices", {}):
         return f"prices unchanged (read from the API {str(data['fetched'])[:10]})"
     return f"prices unchanged (the {snapshot_meta()[1]} snapshot)"
-
-
-def _fetch(client: httpx.Client, url: str, odata: str) -> list[object]:
-    """Every page's Items (at most `MAX_PAGES`, `MAX_BYTES` each, on the first page's host)."""
-    items: list[object] = []
-    deadline = time.monotonic() + TIMEOUT
-    base = httpx_origin(url)
-    next_url: str | None = url
-    params: dict[str, str] | None = {"$filter": odata}
-    for _ in range(MAX_PAGES):
-        if next_url is None:
-            break
-        page = _page(client, next_url, params, deadline)
-        got = page.get("Items")
-        if not isinstance(got, list):
-            raise _Refused("was malformed (Items is not a list)")
-        items += got
-        link = page.get("NextPageLink")
-        if link is not None and not isinstance(link, str):
-            raise _Refused("was malformed (NextPageLink is not a link)")
-        # A next page elsewhere than the API is not followed.
-        next_url = link if link and httpx_origin(link) == base else None
-        params = None  # the link carries the filter
-    return items
-
-
-def httpx_origin(url: str) -> tuple[str, str]:
-    import httpx
-
-    u = httpx.URL(url)
-    return u.scheme, u.netloc.decode()
-
-
-def _page(
-    client: httpx.Client, url: str, params: dict[str, str] | None, deadline: float
-) -> dict[str, Any]:
-    left = deadline - time.monotonic()
-    if left <= 0:
-        raise _Refused(f"took over {TIMEOUT:g} s")
-    with client.stream("GET", url, params=params, timeout=left) as response:
-        if response.status_code != 200:
-            raise _Refused(f"was HTTP {response.status_code}")
-        declared = response.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > MAX_BYTES:
-            raise _Refused(f"was too big ({int(declared):,} bytes, over {MAX_BYTES:,})")
-        body = bytearray()
-        for chunk in response.iter_bytes():
-            body += chunk
-            if len(body) > MAX_BYTES:
-                raise _Refused(f"was too big (over {MAX_BYTES:,} bytes)")
-            if time.monotonic() > deadline:
-                raise _Refused(f"took over {TIMEOUT:g} s")
-    try:
-        page = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise _Refused("was malformed (not JSON)") from None
-    if not isinstance(page, dict):
-        raise _Refused("was malformed (not a JSON object)")
-    return page
-
-
-def _rows(items: list[object], sizes: dict[str, str], region: str) -> dict[str, dict[str, Any]]:
-    """{size: {dedicated, low_priority}} from the Linux hourly rows of `sizes` in `region`; the
-    latest `effectiveStartDate` wins when a meter has several."""
-    found: dict[tuple[str, str], tuple[str, float]] = {}
-    for item in items:
-        if not isinstance(item, dict):
-            raise _Refused("was malformed (an item is not an object)")
-        size = sizes.get(str(item.get("armSkuName", "")).lower())
-        if size is None or str(item.get("armRegionName", "")).lower() != region.lower():
-            continue
-        product, meter = str(item.get("productName", "")), str(item.get("meterName", ""))
-        if product.endswith("Windows") or meter.endswith("Spot"):
-            continue
-        if item.get("type", "Consumption") != "Consumption" or item.get("reservationTerm"):
-            continue
-        if item.get("unitOfMeasure") != "1 Hour" or item.get("currencyCode", "USD") != "USD":
-            continue
-        price = item.get("retailPrice")
-        if price == 0:
-            continue  # meters not billed (yet): not a price
-        if not _sane(price):
-            raise _Refused(f"was malformed (retailPrice {str(price)[:20]!r} for {size})")
-        kind = "low_priority" if meter.endswith("Low Priority") else "dedicated"
-        since = str(item.get("effectiveStartDate", ""))
-        if (size, kind) not in found or since >= found[size, kind][0]:
-            found[size, kind] = (since, float(price))  # type: ignore[arg-type]
-    rows: dict[str, dict[str, Any]] = {}
-    for (size, kind), (_, price) in found.items():
-        rows.setdefault(size, {})[kind] = price
-    return rows
 
 
 def _write_cache(
