@@ -51,6 +51,8 @@ class Parser:
     """Names the parsed result is bound to (`args`)."""
     dashes: bool = False
     """`--a-b` and `--a_b` are the same option (fire, jsonargparse)."""
+    function: ast.AST | None = None
+    """The function whose parameters are the arguments (click, typer, fire)."""
     file_arg: bool = False
     """A lone `args.json` (or .yaml) is read as a file of arguments (HfArgumentParser)."""
 
@@ -209,7 +211,7 @@ def _click(src: ScriptFacts) -> Parser | None:
                 continue
             if not src.imports_any("click"):
                 return None
-            parser = Parser("click", _invocation(src, fn) or fn)
+            parser = Parser("click", _invocation(src, fn) or fn, function=fn)
             for d in fn.decorator_list:
                 if not isinstance(d, ast.Call):
                     continue
@@ -264,7 +266,7 @@ def _typer(src: ScriptFacts) -> Parser | None:
         fn, node = commands[0], commands[0]
     if fn is None:
         return None
-    parser = Parser("typer", node)
+    parser = Parser("typer", node, function=fn)
     for param, default in _params(fn):
         value = default
         names: tuple[str, ...] = ()
@@ -299,7 +301,7 @@ def _fire(src: ScriptFacts) -> Parser | None:
     fn = _function(src, call.args[0] if call.args else None)
     if fn is None:
         return Parser("fire", call, open=True)  # a module, a class or a dict: commands
-    parser = Parser("fire", call, dashes=True)
+    parser = Parser("fire", call, dashes=True, function=fn)
     parser.open = fn.args.kwarg is not None
     for param, default in _params(fn):
         arg = Arg(("--" + param.arg,), param.arg, param, default=default)

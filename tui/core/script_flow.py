@@ -95,8 +95,10 @@ class Flow:
             self._block(module.tree.body, self.scopes[module.tree], certain=True)
         order = {m.file: i for i, m in enumerate(self.src.modules)}
         live = [fn for fns in self.src.functions.values() for fn in fns if fn in self.src.live]
+        command = self.parser.function if self.parser is not None else None
+        seeds = {a.dest: self.args[a.dest] for a in self.parser.args} if command else {}
         for fn in sorted(live, key=lambda f: (order[self.src.file(f)], f.lineno)):
-            self.scopes[fn] = {}
+            self.scopes[fn] = dict(seeds) if fn is command else {}
             self._block(fn.body, self.scopes[fn], certain=True)
         return self
 

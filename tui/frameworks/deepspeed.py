@@ -18,7 +18,7 @@ from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, key
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
 from tui.frameworks.pytorch import PyTorch
-from tui.frameworks.pytorch_data import sampler_rules, write_rules
+from tui.frameworks.pytorch_data import indexed_device_rules, sampler_rules, write_rules
 from tui.frameworks.pytorch_script import launch_rules
 
 if TYPE_CHECKING:
@@ -258,7 +258,7 @@ class DeepSpeed(PyTorch):
     mechanisms = ("DeepSpeed", "deepspeed", "ZeRO", "ds_config")
     init_call = "`deepspeed.init_distributed()`"
     glossary = ()
-    script_rules = (engine_rules, launch_rules)
+    script_rules = (engine_rules, launch_rules, indexed_device_rules)
 
     def script_parser_extras(self, src: ScriptFacts, parser: Parser) -> None:
         config_arguments(src, parser)

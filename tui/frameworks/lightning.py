@@ -29,7 +29,6 @@ def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """`Trainer(num_nodes=…, devices=…)` agreeing with the plan (the guide's multi-node pitfall:
     a Trainer left at one node trains each node alone), and a strategy that does not start
     processes of its own under a plan that already does."""
-    spec = plan.spec
     trainers = [
         c for c in src.find("Trainer", "Fabric") if dotted(c.func).split(".")[-1] in _MAKERS
     ]
@@ -37,16 +36,6 @@ def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from _best_checkpoint(src, plan)
     if src.find("from_argparse_args") or src.find("LightningCLI"):
         return  # the command line's values reach the Trainer (or argv_rejected says why not)
-    if not trainers:
-        if src.find("LightningModule") or src.has("LightningModule"):
-            return  # a module used by a Trainer made elsewhere
-        yield src.finding(
-            None,
-            "no Trainer(...) found: Lightning needs num_nodes and devices to span the nodes",
-            f"Trainer(num_nodes={spec.nodes}, devices={spec.gpus_per_node}, strategy='ddp')",
-            "trainer_shape_mismatch",
-        )
-        return
     for call in trainers:
         yield from _trainer_shape(src, plan, call)
         strategy = _value(plan, keyword(call, "strategy") or keyword(call, "accelerator"))

@@ -26,7 +26,8 @@ def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from device_rules(src, plan)
     if not setup_calls(src):
         return  # the process group's fix brings the wrap and the sampler
-    if not src.find(*WRAPS) and not src.has(*WRAPS):
+    by_hand = any("grad" in ast.dump(c) for c in src.find("all_reduce", "allreduce"))
+    if not src.find(*WRAPS) and not src.has(*WRAPS) and not by_hand:
         yield src.finding(
             None,
             "the model is never wrapped in DistributedDataParallel: gradients are not "
@@ -58,6 +59,11 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 "device_not_local_rank",
             )
         return
+    yield from indexed_device_rules(src, plan)
+
+
+def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A GPU index that is a --local_rank flag's default, or the global rank."""
     said: set[ast.AST | None] = set()
     for name, call in src.calls:
         index = _device_index(name, call)
@@ -68,10 +74,10 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             said.add(src.function_of(call))
             yield src.finding(
                 src.statement(call),
-                f"the GPU index is --{flag}'s default ({plan.flow.args[flag].value!r}): the "
+                f"the GPU index is --{flag}'s default ({plan.flow.value_at(index).value!r}): the "
                 "plan's command passes no such flag (it sets LOCAL_RANK), so every process of "
                 "a node picks the same device",
-                f'args.{flag} = int(os.environ["LOCAL_RANK"]) before choosing the device',
+                f'{ast.unparse(index)} = int(os.environ["LOCAL_RANK"]) before choosing the device',
                 "device_not_local_rank",
             )
             continue
@@ -88,14 +94,15 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 
 def _flag_default(plan: CheckPlan, index: ast.AST) -> str | None:
-    """`args.local_rank` left at its default under the plan's command: the flag's name."""
-    if plan.flow is None or not plan.flow._is_args(index):
+    """`args.local_rank` (or a `local_rank` parameter of the command's function) left at its
+    default under the plan's command: the flag's name."""
+    if plan.flow is None or not isinstance(index, ast.Name | ast.Attribute):
         return None
-    dest = index.attr  # type: ignore[attr-defined]
-    value = plan.flow.args.get(dest)
-    if "local" not in dest or value is None or dest not in value.flags:
+    if isinstance(index, ast.Attribute) and not plan.flow._is_args(index):
         return None
-    return dest if value.known else None
+    value = plan.flow.value_at(index)
+    flags = [f for f in value.flags if "local" in f]
+    return flags[0] if value.known and flags else None
 
 
 def _means_gpu(call: ast.Call, plan: CheckPlan) -> bool:
@@ -127,6 +134,11 @@ def _device_index(name: str, call: ast.Call) -> ast.AST | None:
         and isinstance(call.args[0], ast.Name | ast.Attribute)
     ):
         return call.args[0]
+    if last == "device" and len(call.args) == 2:  # torch.device("cuda", index)
+        return call.args[1]
+    if last == "device" and call.args and isinstance(call.args[0], ast.JoinedStr):
+        parts = [v.value for v in call.args[0].values if isinstance(v, ast.FormattedValue)]
+        return parts[0] if len(parts) == 1 else None  # torch.device(f"cuda:{index}")
     return None
 
 

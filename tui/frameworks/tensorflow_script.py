@@ -140,7 +140,8 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             for kw in call.keywords
         )
     ]
-    if literal and not task:
+    reads = src.has("TF_CONFIG", "TFConfigClusterResolver")
+    if literal and not task and not reads:  # a coordinator naming itself reads TF_CONFIG too
         yield src.finding(
             literal[0],
             "the task type and index are literals: every one of the plan's "
