@@ -14,7 +14,17 @@ from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dot
 
 SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
 SETUP_CALLS = ("init_process_group", "init_distributed", "deepspeed.initialize", "Accelerator")
-WRAPS = ("DistributedDataParallel", "FullyShardedDataParallel", "DDP", "FSDP", "prepare")
+WRAPS = (
+    "DistributedDataParallel",
+    "FullyShardedDataParallel",
+    "DDP",
+    "FSDP",
+    "fully_shard",
+    "prepare",
+    "deepspeed.initialize",
+    "parallelize_module",
+)
+"""What makes the ranks' gradients one: a DDP-like wrap or an engine."""
 SPAWNS = ("multiprocessing.spawn", "mp.spawn", "start_processes", "spawn")
 
 
@@ -237,7 +247,12 @@ def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[
         given = plan.flow.value_at(rank)
         literal = given.known and bool(given.flags) and isinstance(given.value, int)
         literal = literal and given.value >= 0  # type: ignore[operator]
-    if (spawned and not from_env) or literal or wrong_size:
+    local = rank is not None and any(
+        "local" in (getattr(n, "id", None) or getattr(n, "attr", "")).lower()
+        for n in ast.walk(rank)
+        if isinstance(n, ast.Name | ast.Attribute)
+    )
+    if (spawned and not from_env) or literal or wrong_size or local:
         yield src.finding(
             call,
             "rank and world size come from "
