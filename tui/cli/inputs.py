@@ -112,6 +112,17 @@ def add_workspace(p: argparse.ArgumentParser, target: bool = False) -> None:
     group.add_argument("--workspace", metavar="NAME")
 
 
+def not_utf8(text: str) -> str | None:
+    """Why `text` (from argv or a file name) is not UTF-8, or None when it is: Python hands
+    such bytes on as lone surrogates, which no YAML, JSON or environment can hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raw = err.object[err.start : err.end].encode("utf-8", "surrogateescape")
+        return f"not valid UTF-8 (byte 0x{raw[0]:02x} at character {err.start + 1})"
+    return None
+
+
 def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
     """`spec` with every `--set key=value` applied and validated as one change."""
     from pydantic import ValidationError
@@ -125,6 +136,9 @@ def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
         key = key.strip()
         if not sep or not key:
             raise CliError(f"--set {item!r}: expected KEY=VALUE, e.g. --set nodes=4")
+        problem = not_utf8(value) or not_utf8(key)  # argv bytes that were not UTF-8
+        if problem:  # no job file, JSON record or environment can carry them
+            raise CliError(f"--set {key}: {problem}")
         if key.startswith("env."):
             env[key[4:]] = value
         elif key == "args":

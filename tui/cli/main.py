@@ -225,6 +225,7 @@ def _print_config(p, framework) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from tui.cli.terminal import shown
     from tui.core.export import to_yaml, write_json
     from tui.core.files import PRIVATE, PUBLIC, atomic_file, holds_secrets, why
     from tui.core.sdk import to_python
@@ -261,9 +262,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         if p.tasks
         else f"WORLD_SIZE {p.world_size}"
     )
-    print(f"wrote {out} ({args.format}: {counted(p.instance_count, 'node')}, {shape})")
+    print(f"wrote {shown(out)} ({args.format}: {counted(p.instance_count, 'node')}, {shape})")
     if config_path is not None:
-        print(f"wrote {config_path} (the {p.config_file.title} the command reads)")
+        print(f"wrote {shown(config_path)} (the {p.config_file.title} the command reads)")
     for w in p.warnings:
         print(f"warning: {w}", file=sys.stderr)
     return 0
@@ -377,27 +378,40 @@ COMMANDS = {
 }
 
 
+LOOP = "a symbolic link that leads back to itself (a loop); fix or remove the link"
+
+
 def main(argv: list[str] | None = None) -> int:
     from tui.cli.streams import OutputError, guarded, silence
 
-    try:
-        with guarded():  # ASCII on a stream that cannot say `×`; stdout's failures caught
+    with guarded():  # ASCII where `×` cannot be said; stdout's failures caught; stderr escaped
+        try:
             args = build_parser().parse_args(argv)
-            return COMMANDS[args.cmd](args)
-    except CliError as err:
-        print(f"dtrain-tui: error: {err}", file=sys.stderr)
-        return 2
-    except OutputError as err:  # `> /dev/full`, `>&-`: said once, not a traceback
-        silence()
-        print(f"dtrain-tui: error: cannot write to standard output ({err})", file=sys.stderr)
-        return 1
-    except BrokenPipeError:  # `dtrain-tui preview --show env | head -1`: the reader is done
-        # Python flushes stdout again at exit and would fail on the closed pipe (exit 120,
-        # "Exception ignored"); point it at /dev/null so the exit is quiet, as Unix tools do.
-        silence()
-        return 0
-    except KeyboardInterrupt:
-        return 130
+            code = COMMANDS[args.cmd](args)
+            sys.stdout.flush()  # a full stdout fails here, not in Python's flush at exit
+            return code
+        except CliError as err:
+            print(f"dtrain-tui: error: {err}", file=sys.stderr)
+            return 2
+        except OutputError as err:  # `> /dev/full`, `>&-`: said once, not a traceback
+            silence()
+            print(f"dtrain-tui: error: cannot write to standard output ({err})", file=sys.stderr)
+            return 1
+        except BrokenPipeError:  # `dtrain-tui preview --show env | head -1`: the reader is done
+            # Python flushes stdout again at exit and would fail on the closed pipe (exit 120,
+            # "Exception ignored"); point it at /dev/null so the exit is quiet, as Unix tools do.
+            silence()
+            return 0
+        except KeyboardInterrupt:
+            return 130
+        except (OSError, RuntimeError) as err:
+            from tui.core.files import symlink_loop
+
+            loop = symlink_loop(err)  # a code folder, script or job-file `code:` that loops
+            if loop is None:
+                raise
+            print(f"dtrain-tui: error: {loop}: {LOOP}", file=sys.stderr)
+            return 2
 
 
 if __name__ == "__main__":

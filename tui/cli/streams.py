@@ -5,6 +5,8 @@ One place for what the environment can do to a command's output, whatever the co
   `PYTHONIOENCODING=ascii`) gets ASCII stand-ins instead of a `UnicodeEncodeError`;
 - a closed descriptor 0, 1 or 2 (`dtrain-tui … >&-`) is pointed at /dev/null, so no file the
   command opens later lands on it, and writing to a closed stdout says so;
+- every line on stderr shows control characters from data escaped (`\\x1b]0;…`): it holds
+  messages for people, never data a script reads byte for byte;
 - a failed write to stdout (`> /dev/full`) becomes `OutputError`, which `main()` reports as
   "cannot write to standard output" in one line; a closed pipe stays a quiet `BrokenPipeError`.
 """
@@ -137,27 +139,34 @@ def _fill_closed_descriptors() -> None:
 
 @contextlib.contextmanager
 def guarded() -> Iterator[None]:
-    """For the length of one command: stdout and stderr made safe (see the module docstring);
-    what stdout still buffers is written out before the block ends, so a failure is reported
-    inside it, not as Python's "Exception ignored" at exit."""
-    saved = sys.stdout
+    """For the length of one command: stdout and stderr made safe (see the module docstring).
+    The block should flush stdout before it ends, so a failure is reported inside it, not as
+    Python's "Exception ignored" at exit."""
+    from tui.cli.terminal import VisibleWriter
+
+    saved, saved_err = sys.stdout, sys.stderr
     _fill_closed_descriptors()
     for stream in (sys.stdout, sys.stderr):
-        if stream is not None and not _can_encode_all(stream):
-            with contextlib.suppress(AttributeError, ValueError):
+        with contextlib.suppress(AttributeError, ValueError):
+            if stream is None:
+                continue
+            if not _can_encode_all(stream):
                 stream.reconfigure(errors="dtrain-ascii")
+            elif stream is sys.stdout:  # a file name's bytes go out as they came in
+                stream.reconfigure(errors="surrogateescape")
     sys.stdout = GuardedOutput(saved)
+    if saved_err is not None:  # messages are for people: never a raw escape from data
+        sys.stderr = VisibleWriter(saved_err)
     try:
         yield
-        sys.stdout.flush()
     finally:
-        sys.stdout = saved
+        sys.stdout, sys.stderr = saved, saved_err
 
 
 def silence() -> None:
     """Point a stdout that failed at /dev/null, so Python's own flush at exit is quiet (the
     process's own stdout only: a stand-in, as tests use, is left alone)."""
-    if sys.stdout is not sys.__stdout__:
+    if getattr(sys.stdout, "_stream", sys.stdout) is not sys.__stdout__:
         return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

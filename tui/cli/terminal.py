@@ -12,13 +12,17 @@ import re
 from typing import BinaryIO, TextIO
 
 # C0 controls but tab and newline, DEL, and the C1 controls (U+0080-U+009F: CSI, OSC, … as one
-# code point), which terminals act on as they do on ESC sequences.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_CONTROL_KEEP_CR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# code point), which terminals act on as they do on ESC sequences; and lone surrogates, which is
+# how Python hands on bytes of a file name or argument that are not UTF-8.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_KEEP_CR = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def _escaped(match: re.Match[str]) -> str:
-    return f"\\x{ord(match.group()):02x}"
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # the byte it stands for (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def visible(text: str, keep_cr: bool = False) -> str:
@@ -57,13 +61,25 @@ class LogWriter:
 
 
 class VisibleWriter:
-    """A text stream that shows control characters escaped (for a terminal) as it writes."""
+    """A text stream that shows control characters escaped (for a terminal) as it writes;
+    everything else is the stream's own (flush, isatty, encoding…)."""
 
     def __init__(self, out: TextIO) -> None:
         self.out = out
 
     def write(self, text: str) -> int:
         return self.out.write(visible(text))
+
+    def __getattr__(self, name: str):
+        return getattr(self.out, name)
+
+
+def shown(value: object) -> str:
+    """`value` as text for stdout: escaped on a terminal (`visible`), as it is when piped."""
+    import sys
+
+    text = str(value)
+    return visible(text) if is_terminal(sys.stdout) else text
 
 
 def console():

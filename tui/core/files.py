@@ -2,11 +2,13 @@
 
 `write_atomic` (and `atomic_file`, for writing in pieces) writes a temporary file beside the
 target, fsyncs it and renames it over the target: readers see the old file or the new one, never
-a mix, and on any error the old file is untouched. A target that exists and is not a regular
-file (`/dev/stdout`, a FIFO, `/dev/full`) is written in place: it cannot be replaced, and
-renaming over a device node would replace the device.
+a mix, and on any error the old file is untouched. A target that exists and is a device
+(`/dev/stdout`, `/dev/full`) is written in place: renaming over a device node would replace
+the device. A named pipe or socket is refused (`blocks`): opening one waits for a reader.
 
-Files that may hold secrets are created 0600 and their folders 0700 (`private_dir`).
+Files that may hold secrets are created 0600 and their folders 0700 (`private_dir`); other new
+files are 0644 less the umask, and a file that is replaced keeps its mode (never more open than
+0600 when it may hold secrets).
 
 Stdlib only: the local job supervisor imports this.
 """
@@ -14,6 +16,7 @@ Stdlib only: the local job supervisor imports this.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -47,13 +50,15 @@ def atomic_file(path: Path | str, mode: int = PUBLIC, binary: bool = False) -> I
         st = None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise IsADirectoryError(21, "Is a directory", str(path))
+    if st is not None and blocks(st):  # opening it would wait for a reader, maybe forever
+        raise OSError(errno.EINVAL, f"{blocks(st)}, not a file", str(path))
     if st is not None and not stat.S_ISREG(st.st_mode):
         with open(path, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             yield f
         return
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.fchmod(fd, mode)
+        os.fchmod(fd, _mode_for(st, mode))
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             yield f
             f.flush()
@@ -65,6 +70,30 @@ def atomic_file(path: Path | str, mode: int = PUBLIC, binary: bool = False) -> I
         raise
 
 
+def _mode_for(replaced: os.stat_result | None, mode: int) -> int:
+    """The mode of the new file: a file it replaces keeps its own (the user's `chmod 600` on
+    job.yml survives `export --force`), a new one honours the umask; either way no more open
+    than `mode` allows when that is PRIVATE (a file that may hold secrets)."""
+    if replaced is not None:
+        kept = stat.S_IMODE(replaced.st_mode)
+        return kept & PRIVATE if mode == PRIVATE else kept
+    return mode & ~_umask()
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it (Linux's /proc) where possible."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    current = os.umask(0o022)
+    os.umask(current)
+    return current
+
+
 def private_dir(path: Path | str) -> Path:
     """`path` created (with parents) readable by its owner only; an existing one is tightened."""
     path = Path(path)
@@ -73,6 +102,27 @@ def private_dir(path: Path | str) -> Path:
         if stat.S_IMODE(path.stat().st_mode) & 0o077:
             path.chmod(stat.S_IMODE(path.stat().st_mode) & 0o700)
     return path
+
+
+def blocks(st: os.stat_result) -> str | None:
+    """What a path is when opening it could wait forever (a FIFO waits for the other end; a
+    socket cannot be opened at all), or None for files and devices."""
+    if stat.S_ISFIFO(st.st_mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISSOCK(st.st_mode):
+        return "a socket"
+    return None
+
+
+def symlink_loop(err: BaseException) -> str | None:
+    """The path of a symbolic link that leads back to itself, when that is what `err` is:
+    pathlib's `resolve()` raises RuntimeError("Symlink loop from '…'") before Python 3.13,
+    OSError ELOOP after, and so does every open() through such a link."""
+    if isinstance(err, RuntimeError) and str(err).startswith("Symlink loop from "):
+        return str(err).removeprefix("Symlink loop from ").strip("'\"")
+    if isinstance(err, OSError) and err.errno == errno.ELOOP:
+        return str(err.filename)
+    return None
 
 
 def why(err: OSError) -> str:

@@ -3,7 +3,8 @@
 - At most `MAX_INPUT_BYTES` are read: a job YAML is a few kilobytes; a bigger file is refused
   before it is parsed (a 50 MB one took 24 s and 279 MB to parse), and so is `/dev/zero`.
 - UTF-8 (with or without a BOM) and UTF-16/UTF-32 with a BOM (what Windows editors save) are
-  read; anything else is one line naming the file and what the bytes look like.
+  read; anything else is one line naming the file and what the bytes look like. Only files and
+  devices are opened: a named pipe or socket is one line, not a wait for a writer.
 - YAML aliases are counted as they would expand: a file whose aliases grow it to more than
   `MAX_EXPANSION` times the nodes written in it (a "billion laughs" bomb: 342 bytes, 387 million
   strings) is refused before anything copies the shared structure out.
@@ -12,10 +13,13 @@
 from __future__ import annotations
 
 import codecs
+import os
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from tui.core.files import blocks
 
 MAX_INPUT_BYTES = 1 << 20
 """1 MiB: the largest job YAML, spec file or preset read (documented in the README)."""
@@ -40,7 +44,13 @@ def read_text(path: Path | str) -> str:
     """The text of `path`: at most MAX_INPUT_BYTES, decoded as described above."""
     path = Path(path)
     try:
-        with path.open("rb") as f:
+        # Opened without waiting: a named pipe would otherwise wait for a writer forever.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(fd, "rb") as f:
+            kind = blocks(os.fstat(fd))
+            if kind:
+                raise InputProblem(f"{path}: {kind}, not a file; dtrain-tui reads only files")
+            os.set_blocking(fd, True)
             data = f.read(MAX_INPUT_BYTES + 1)
     except OSError as err:
         raise InputProblem(f"{path}: cannot read it ({err.strerror or err})") from None
