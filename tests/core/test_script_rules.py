@@ -131,6 +131,10 @@ def test_the_plans_arguments_through_the_scripts_parser():
     typer = "import typer\ndef main(lr: float = 0.1):\n    pass\ntyper.run(main)\n"
     assert "argv_rejected" in rules(typer, **lightning)
     assert "argv_rejected" not in rules(typer, args=("--lr", "0.5"))
+    # hydra takes key=value overrides only
+    hydra = "import hydra\n@hydra.main(config_path='conf')\ndef main(cfg):\n    pass\nmain()\n"
+    assert rules(hydra, **lightning)["argv_rejected"] == [2]
+    assert "argv_rejected" not in rules(hydra, args=("trainer.max_epochs=3", "-m"))
     # LightningCLI takes --trainer.*; HfArgumentParser's --deepspeed takes a file
     cli = "from lightning.pytorch.cli import LightningCLI\nLightningCLI(M, D, run=False)\n"
     assert "argv_rejected" not in rules(cli, **lightning)

@@ -53,6 +53,8 @@ class Parser:
     """`--a-b` and `--a_b` are the same option (fire, jsonargparse)."""
     function: ast.AST | None = None
     """The function whose parameters are the arguments (click, typer, fire)."""
+    overrides: bool = False
+    """Words `key=value` are settings, not positionals (hydra)."""
     file_arg: bool = False
     """A lone `args.json` (or .yaml) is read as a file of arguments (HfArgumentParser)."""
 
@@ -71,7 +73,7 @@ Reader = Callable[[ScriptFacts], Parser | None]
 def read_parser(src: ScriptFacts, readers: Sequence[Reader] = ()) -> Parser | None:
     """The parser of the script's command line, or None when nothing reads it (or what reads
     it cannot be known from the source)."""
-    for reader in (*readers, _argparse, _click, _typer, _fire):
+    for reader in (*readers, _argparse, _click, _typer, _fire, _hydra):
         parser = reader(src)
         if parser is not None:
             return parser
@@ -338,3 +340,24 @@ def _annotation(param: ast.arg) -> str | None:
 
 def _invocation(src: ScriptFacts, fn: ast.AST) -> ast.AST | None:
     return next(iter(src.callers(fn)), None)
+
+
+_HYDRA_FLAGS = (
+    "--config-name", "-cn", "--config-path", "-cp", "--config-dir", "-cd", "--multirun", "-m",
+    "--cfg", "-c", "--package", "-p", "--resolve", "--run", "-r", "--info", "-i", "--help", "-h",
+    "--hydra-help", "--version", "--shell-completion", "-sc", "--experimental-rerun",
+)  # fmt: skip
+
+
+def _hydra(src: ScriptFacts) -> Parser | None:
+    """`@hydra.main(...)`: overrides are `key=value` words; its own flags are the only options."""
+    for fns in src.functions.values():
+        for fn in fns:
+            for d in fn.decorator_list:
+                if isinstance(d, ast.Call) and dotted(d.func).endswith("hydra.main"):
+                    parser = Parser("hydra", d, overrides=True)
+                    parser.args = [
+                        Arg((flag,), flag.lstrip("-"), takes="optional") for flag in _HYDRA_FLAGS
+                    ]
+                    return parser
+    return None

@@ -54,6 +54,8 @@ def simulate(parser: Parser, argv: Sequence[str]) -> Outcome:
                 if problem:
                     out.rejected.append(problem)
             out.given[arg.dest] = values if arg.takes == "many" else values[0]
+        elif parser.overrides and "=" in token:
+            continue  # a hydra override: key=value
         elif position < len(positionals):
             arg = positionals[position]
             out.given[arg.dest] = token
@@ -97,6 +99,7 @@ def _no_such(parser: Parser) -> str:
         "argparse": "unrecognized arguments (argparse exits with code 2)",
         "click": "No such option (click exits with code 2)",
         "fire": "Could not consume arg (fire exits with code 2)",
+        "hydra": "hydra takes key=value overrides, not options (it exits with code 2)",
     }.get(parser.style, f"not an option {parser.style} accepts")
 
 

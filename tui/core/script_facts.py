@@ -89,7 +89,7 @@ class CheckPlan:
     outcome: Outcome | None = None
     flow: Flow | None = None
     roles: tuple[str, ...] = ()
-    """The tasks' roles where processes are tasks (TensorFlow: worker, ps)."""
+    """The tasks' roles where processes are tasks rather than ranks (worker, ps)."""
     folder: Path | None = None
     """The code folder on this machine (where the job's own config files are), if known."""
 
