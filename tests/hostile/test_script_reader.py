@@ -85,6 +85,15 @@ def test_a_source_string_too_big_or_too_deep_is_a_problem_not_a_crash():
             check_source(source, JobSpec())
 
 
+def test_values_the_check_follows_stay_small():
+    bomb = (
+        'x = "a" * 999\ny = x * 999999999\nz = [y] * 10\nimport os\nos.environ["MASTER_ADDR"] = y\n'
+    )
+    start = time.process_time()
+    check_source(bomb, JobSpec())
+    assert time.process_time() - start < 1.0
+
+
 def test_every_real_script_is_checked_in_under_a_second():
     from tests.core.script_corpus import cases, checker
 

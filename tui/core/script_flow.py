@@ -223,8 +223,9 @@ class Flow:
             return Value(bool(result), flags)
         if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
             a, b = self.value(node.left, local, depth), self.value(node.right, local, depth)
-            if a.known and b.known:
-                return Value(_ARITHMETIC[type(node.op)](a.value, b.value), a.flags | b.flags)
+            if _small(a.value) and _small(b.value):
+                result = _ARITHMETIC[type(node.op)](a.value, b.value)
+                return Value(result if _small(result) else UNKNOWN, a.flags | b.flags)
             return Value(UNKNOWN, a.flags | b.flags)
         if isinstance(node, ast.IfExp):
             test = self.value(node.test, local, depth)
@@ -288,6 +289,13 @@ class Flow:
                 return None
             current, child = self.src.parents.get(current), current
         return None
+
+
+def _small(value: object) -> bool:
+    """A number or short text the evaluator computes with (`"a" * 10**10` is not built)."""
+    if isinstance(value, bool | int | float):
+        return abs(value) < 1e15
+    return isinstance(value, str) and len(value) < 1000
 
 
 def _convert(given: object, kind: str | None) -> object:
