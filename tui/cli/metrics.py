@@ -2,7 +2,8 @@
 job's rank log or from a log file (tui/logs/progress.py), for scripts and notebooks.
 
 csv: one row per point (`metric,step,epoch,value`), written as the log is read, so a log of any
-size is printed in bounded memory; json: every series plus where training stands, the rate
+size is printed in bounded memory; json (its points spooled to a temporary folder until the log
+ends, so memory stays bounded too): every series plus where training stands, the rate
 (`steps_per_second`) from the bar, the arrival of steps or the times the lines printed. The log
 is read as it is now (a running job's so far). Exit 2 with one line when the job, the file or
 the log cannot be found.
@@ -11,12 +12,16 @@ the log cannot be found.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import math
 import sys
+import tempfile
+from array import array
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from tui.cli.inputs import CliError
 
@@ -51,28 +56,27 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     is_file = path.is_file()
     if not is_file and (path.exists() or "/" in args.name or args.name.endswith((".txt", ".log"))):
         raise CliError(f"metrics: {args.name}: no such log file")
-    out = _Rows(tracker) if args.format == "csv" else None
-    if is_file:
-        job, log = None, str(path)
-        _read_file(path, tracker, out)
-    else:
-        job, log = _read_job(args, tracker, out)
-    if out is None:
-        _write_json(job, log, tracker)
-    else:
+    with contextlib.ExitStack() as stack:
+        out = _Rows(tracker) if args.format == "csv" else stack.enter_context(_Spool(tracker))
+        if is_file:
+            job, log = None, str(path)
+            _read_file(path, tracker, out)
+        else:
+            job, log = _read_job(args, tracker, out)
         out.flush()
+        if isinstance(out, _Spool):
+            out.write_json(job, log)
     if tracker.lines_parsed == 0:
         print(f"{job or log}: no training progress found in {log}", file=sys.stderr)
     return 0
 
 
-def _read_file(path: Path, tracker, out: _Rows | None) -> None:
+def _read_file(path: Path, tracker, out: _Rows | _Spool) -> None:
     try:
         with path.open("rb") as handle:
             for chunk in _chunks(handle):
                 tracker.feed(chunk)
-                if out is not None:
-                    out.flush()
+                out.flush()
     except OSError as err:
         raise CliError(f"metrics: cannot read {path}: {err.strerror or err}") from None
 
@@ -99,7 +103,7 @@ def _chunks(handle) -> Iterator[list[str]]:
         yield chunk
 
 
-def _read_job(args: argparse.Namespace, tracker, out: _Rows | None) -> tuple[str, str]:
+def _read_job(args: argparse.Namespace, tracker, out: _Rows | _Spool) -> tuple[str, str]:
     import asyncio
 
     from tui.backends.base import BackendError
@@ -124,8 +128,7 @@ def _read_job(args: argparse.Namespace, tracker, out: _Rows | None) -> tuple[str
     async def read() -> None:
         async for update in follower:
             tracker.feed(update.lines)
-            if out is not None:
-                out.flush()
+            out.flush()
         await _close(sources[name])
 
     asyncio.run(read())
@@ -154,38 +157,93 @@ class _Rows:
             series.clear()
 
 
-def _write_json(job: str | None, log: str, tracker) -> None:
-    """The JSON object, written series by series (no second copy of the points in memory)."""
-    standing = tracker.standing()
-    head = {
-        "job": job,
-        "log": log,
-        "standing": {
-            "step": standing.step,
-            "total": standing.total,
-            "epoch": standing.epoch,
-            "epochs": standing.epochs,
-            "steps_per_second": standing.rate,
-        },
-    }
-    write = sys.stdout.write
-    write(json.dumps(head, indent=1)[:-2] + ',\n "series": {')
-    for n, series in enumerate(tracker.series.values()):
-        write(",\n" if n else "\n")
-        write(f'  {json.dumps(series.name)}: {{"source": {json.dumps(series.source)}, ')
-        write(f'"validation": {json.dumps(series.validation)}, "step": [')
-        write(", ".join(str(_number(x)) for x in series.xs))
-        write('], "epoch": [')
-        write(", ".join(_json_epoch(series, i) for i in range(len(series.xs))))
-        write('], "value": [')
-        write(", ".join(repr(y) for y in series.ys))
-        write("]}")
-    write("\n }\n}\n")
+class _Spool:
+    """The JSON's points, kept on disk until they are written: after each chunk every series'
+    steps, epochs and values go to three files of doubles and leave memory, so a log of
+    millions of points is printed in bounded memory (the JSON groups each series' points,
+    which only the end of the log completes)."""
+
+    def __init__(self, tracker) -> None:
+        self.tracker = tracker
+        self.folder: tempfile.TemporaryDirectory[str] | None = None
+        self.files: dict[str, tuple[BinaryIO, BinaryIO, BinaryIO]] = {}
+
+    def __enter__(self) -> _Spool:
+        self.folder = tempfile.TemporaryDirectory(prefix="dtrain-tui-metrics-")
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for files in self.files.values():
+            for f in files:
+                f.close()
+        if self.folder is not None:
+            self.folder.cleanup()
+
+    def flush(self) -> None:
+        assert self.folder is not None
+        for key, series in self.tracker.series.items():
+            if key not in self.files:
+                base = Path(self.folder.name) / str(len(self.files))
+                self.files[key] = tuple(  # type: ignore[assignment]
+                    open(f"{base}.{part}", "w+b")  # noqa: SIM115 (closed by __exit__)
+                    for part in ("x", "e", "y")
+                )
+            xs, es, ys = self.files[key]
+            series.xs.tofile(xs)
+            epochs = array("d", series.es)  # NaN where none was known
+            epochs.extend([math.nan] * (len(series.ys) - len(epochs)))
+            epochs.tofile(es)
+            series.ys.tofile(ys)
+            series.clear()
+
+    def write_json(self, job: str | None, log: str) -> None:
+        """The JSON object, written series by series from the spool."""
+        standing = self.tracker.standing()
+        head = {
+            "job": job,
+            "log": log,
+            "standing": {
+                "step": standing.step,
+                "total": standing.total,
+                "epoch": standing.epoch,
+                "epochs": standing.epochs,
+                "steps_per_second": standing.rate,
+            },
+        }
+        write = sys.stdout.write
+        write(json.dumps(head, indent=1)[:-2] + ',\n "series": {')
+        for n, (key, series) in enumerate(self.tracker.series.items()):
+            xs, es, ys = self.files.get(key, (None, None, None))
+            write(",\n" if n else "\n")
+            write(f'  {json.dumps(series.name)}: {{"source": {json.dumps(series.source)}, ')
+            write(f'"validation": {json.dumps(series.validation)}, "step": [')
+            _write_numbers(xs, lambda x: str(_number(x)))
+            write('], "epoch": [')
+            _write_numbers(es, lambda e: "null" if math.isnan(e) else str(_number(e)))
+            write('], "value": [')
+            _write_numbers(ys, repr)
+            write("]}")
+        write("\n }\n}\n")
 
 
-def _json_epoch(series, i: int) -> str:
-    epoch = series.epoch_at(i)
-    return "null" if epoch is None else str(_number(epoch))
+_BLOCK = 1 << 16
+"""Doubles read back from the spool at a time."""
+
+
+def _write_numbers(f: BinaryIO | None, text) -> None:
+    """One spool file's doubles, comma-separated, a block at a time."""
+    if f is None:
+        return
+    f.seek(0)
+    first = True
+    while True:
+        block = array("d")
+        with contextlib.suppress(EOFError):  # the last, shorter block: fromfile keeps it
+            block.fromfile(f, _BLOCK)
+        if not block:
+            return
+        sys.stdout.write(("" if first else ", ") + ", ".join(map(text, block)))
+        first = False
 
 
 def _number(x: float) -> int | float:

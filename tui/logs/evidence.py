@@ -1,8 +1,9 @@
 """What the doctor reads of each log, with bounded memory: its head, the region around its first
 error and its tail, each line numbered as in the file; then one stream of lines per rank.
 
-A log is never read into memory whole. A small one is read at once; a large one is mapped and
-searched with `bytes.find` (C speed) for error-looking words, each candidate line is asked
+A log is never read into memory whole. A small one is read at once; a large one is read in place
+a megabyte at a time (`FileView`, never mapped whole) and searched with `bytes.find` (C speed)
+for error-looking words, each candidate line is asked
 whether it really is an error (`doctor_rules.is_error`), and only the first real one's region
 is decoded, next to the head and the tail, where launchers print their summaries. A line longer
 than `MAX_LINE` is cut (a 2 GB line costs no more than a short one).
@@ -14,7 +15,7 @@ prefix each line carries: `[rank3]:`, `[default3]:`, `[1,3]<stderr>:`, `[3]<stde
 
 from __future__ import annotations
 
-import mmap
+import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -121,11 +122,53 @@ def read_excerpt(file: Path) -> Excerpt:
         f.seek(0)
         if size <= SMALL:
             return excerpt(f.read())
-        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            return excerpt(data)
+        return excerpt(FileView(f.fileno(), size))
 
 
-def excerpt(data: bytes | mmap.mmap | str) -> Excerpt:
+class FileView:
+    """A large log read in place: the few `bytes` operations the excerpt needs (`len`, slices,
+    `find`, `rfind`, `count`), each done with reads of at most `CHUNK` bytes, so memory and
+    address space stay bounded whatever the size and however many logs are read at once (a
+    3 GB log mapped whole did not fit a 2 GB address-space limit; 24 mapped by the threads of
+    one job's doctor did not either)."""
+
+    CHUNK = 1 << 20
+
+    def __init__(self, fd: int, size: int) -> None:
+        self.fd = fd
+        self.size = size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, span: slice) -> bytes:
+        start, stop, _ = span.indices(self.size)
+        return os.pread(self.fd, max(0, stop - start), start) if stop > start else b""
+
+    def find(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        end = self.size if end is None else min(end, self.size)
+        step = 64 << 10  # the next newline or candidate is often near: grow to CHUNK
+        while start < end:
+            stop = min(end, start + step + len(sub) - 1)
+            at = self[start:stop].find(sub)
+            if at >= 0:
+                return start + at
+            start += step
+            step = min(self.CHUNK, step * 4)
+        return -1
+
+    def rfind(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
+        end = self.size if end is None else min(end, self.size)
+        while end > start:
+            begin = max(start, end - self.CHUNK - len(sub) + 1)
+            at = self[begin:end].rfind(sub)
+            if at >= 0:
+                return begin + at
+            end = begin + len(sub) - 1 if begin > start else start
+        return -1
+
+
+def excerpt(data: bytes | FileView | str) -> Excerpt:
     """Head, first-error region and tail of one log's bytes (all of it when small)."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
@@ -198,8 +241,8 @@ def _read_spans(data, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:
     return sorted(out.items(), key=lambda item: (item[0] < 0, item[0]))
 
 
-def _newlines(data, start: int, end: int, chunk: int = 8 << 20) -> int:
-    """Newlines in `data[start:end]`, a chunk at a time (a mapped file has no `count`)."""
+def _newlines(data, start: int, end: int, chunk: int = FileView.CHUNK) -> int:
+    """Newlines in `data[start:end]`, a chunk at a time (a `FileView` has no `count`)."""
     if isinstance(data, bytes):
         return data.count(b"\n", start, end)
     return sum(data[i : min(end, i + chunk)].count(b"\n") for i in range(start, end, chunk))

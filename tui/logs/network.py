@@ -18,7 +18,6 @@ InfiniBand VM size costs and how to fix it.
 
 from __future__ import annotations
 
-import mmap
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -304,14 +303,16 @@ def read_logs(paths: Iterable[Path], plan_nodes: int | None = None) -> Network:
 
 
 def feed_file(reader: NetworkReader, path: Path) -> None:
-    """Feed `reader` the NCCL lines of one file, found with `bytes.find` over a mapped file."""
+    """Feed `reader` the NCCL lines of one file, found with `bytes.find` over the file read in
+    place a chunk at a time (`FileView`: a whole mapped log did not fit a 2 GB address space)."""
+    from tui.logs.evidence import FileView
+
     try:
         with path.open("rb") as f:
             size = f.seek(0, 2)
             if size == 0:
                 return
-            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                feed_bytes(reader, data, min(size, SCAN_LIMIT))
+            feed_bytes(reader, FileView(f.fileno(), size), min(size, SCAN_LIMIT))
     except (OSError, ValueError):
         return
 
