@@ -223,7 +223,9 @@ class Flow:
             return Value(bool(result), flags)
         if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
             a, b = self.value(node.left, local, depth), self.value(node.right, local, depth)
-            if _small(a.value) and _small(b.value):
+            numbers = isinstance(a.value, int | float) and isinstance(b.value, int | float)
+            text = isinstance(a.value, str) and isinstance(node.op, ast.Add)  # no "%9999999d"
+            if (numbers or text) and _small(a.value) and _small(b.value):
                 result = _ARITHMETIC[type(node.op)](a.value, b.value)
                 return Value(result if _small(result) else UNKNOWN, a.flags | b.flags)
             return Value(UNKNOWN, a.flags | b.flags)
