@@ -142,7 +142,7 @@ def _given_list(call: ast.Call) -> bool:
     return "argv" not in ast.dump(value)
 
 
-def _bound_to(src: ScriptFacts, call: ast.AST) -> set[str]:
+def _bound_to(src: ScriptFacts, call: ast.AST, depth: int = 3) -> set[str]:
     parent = src.parents.get(call)
     names: set[str] = set()
     if isinstance(parent, ast.Subscript):  # parse_known_args()[0]
@@ -155,8 +155,8 @@ def _bound_to(src: ScriptFacts, call: ast.AST) -> set[str]:
                 names.add(first.id)
     elif isinstance(parent, ast.Return):
         fn = src.function_of(call)
-        for caller in src.callers(fn) if fn else ():
-            names |= _bound_to(src, caller)
+        for caller in src.callers(fn) if fn and depth else ():
+            names |= _bound_to(src, caller, depth - 1)
     return names | {"args"}
 
 

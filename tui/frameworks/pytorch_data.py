@@ -47,19 +47,20 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """The GPU chosen by local rank: not GPU 0 in every process, not the global rank."""
     if not plan.gpus:
         return
-    if not src.has(*_LOCAL_WORDS):
-        chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan) and not plan.off(c)]
-        chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
-        if chosen:
-            yield src.finding(
-                chosen[0],
-                f"the device is chosen without the local rank: the {plan.gpus_per_node} "
-                "processes of a node all use GPU 0",
-                'torch.cuda.set_device(int(os.environ["LOCAL_RANK"])) and use that device',
-                "device_not_local_rank",
-            )
+    indexed = list(indexed_device_rules(src, plan))
+    yield from indexed
+    if indexed or src.has(*_LOCAL_WORDS):
         return
-    yield from indexed_device_rules(src, plan)
+    chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan) and not plan.off(c)]
+    chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
+    if chosen:
+        yield src.finding(
+            chosen[0],
+            f"the device is chosen without the local rank: the {plan.gpus_per_node} "
+            "processes of a node all use GPU 0",
+            'torch.cuda.set_device(int(os.environ["LOCAL_RANK"])) and use that device',
+            "device_not_local_rank",
+        )
 
 
 def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -142,9 +143,9 @@ def _device_index(name: str, call: ast.Call) -> ast.AST | None:
     return None
 
 
-def _global_rank(src: ScriptFacts, node: ast.AST) -> bool:
+def _global_rank(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
     """A name that holds the global rank: `rank` read from RANK or get_rank()."""
-    if not isinstance(node, ast.Name) or "local" in node.id.lower():
+    if not isinstance(node, ast.Name) or "local" in node.id.lower() or depth < 0:
         return False
     if node.id not in ("rank", "global_rank", "world_rank"):
         return False
@@ -158,7 +159,7 @@ def _global_rank(src: ScriptFacts, node: ast.AST) -> bool:
             return "'RANK'" in text or "get_rank" in text
     # a parameter: what its callers pass
     return fn is not None and any(
-        any(isinstance(a, ast.Name) and _global_rank(src, a) for a in c.args)
+        any(isinstance(a, ast.Name) and _global_rank(src, a, depth - 1) for a in c.args)
         for c in src.callers(fn)
         if src.function_of(c) is not fn
     )
