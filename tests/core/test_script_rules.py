@@ -175,6 +175,31 @@ def test_a_flag_default_that_leaves_distribution_off_is_named_at_its_add_argumen
     assert "distribution_disabled_by_flag" not in rules(IMAGENET, **given.model_dump())
 
 
+def test_a_flag_a_helper_turns_on_later_does_not_leave_distribution_off(tmp_path: Path):
+    (tmp_path / "utils.py").write_text(
+        "import os\n"
+        "def init_distributed_mode(args):\n"
+        "    if 'RANK' in os.environ:\n"
+        "        args.distributed = True\n"
+    )
+    (tmp_path / "train.py").write_text(
+        "import argparse, torch, utils\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument('--distributed', action='store_true')\n"
+        "def main(args):\n"
+        "    utils.init_distributed_mode(args)\n"
+        "    if args.distributed:\n"
+        "        torch.distributed.init_process_group('nccl')\n"
+        "main(p.parse_args())\n"
+    )
+    report = check_file(tmp_path / "train.py", JobSpec())
+    assert "distribution_disabled_by_flag" not in {f.rule for f in report.findings}
+    (tmp_path / "utils.py").write_text("def init_distributed_mode(args):\n    pass\n")
+    report = check_file(tmp_path / "train.py", JobSpec())
+    (off,) = [f for f in report.findings if f.rule == "distribution_disabled_by_flag"]
+    assert off.line == 3 and "False" in off.what
+
+
 def test_deepspeed_config_given_twice_and_a_batch_the_ranks_cannot_split():
     source = (
         "import argparse, deepspeed\n"

@@ -269,13 +269,24 @@ class Flow:
 
     # ---- asking ---------------------------------------------------------------------------
 
+    def _settled(self, branch: ast.If) -> Value:
+        """The test's value as the code reached it and as the code leaves its names (a helper
+        that sets `args.distributed` later in the run counts); unknown when they disagree."""
+        final = self.value_at(branch.test)
+        seen = self.tests.get(branch)
+        if seen is None or not seen.known:
+            return final if seen is None else seen
+        if final.known and bool(final.value) != bool(seen.value):
+            return NOTHING
+        return seen
+
     def off(self, node: ast.AST, depth: int = 3) -> Value | None:
         """When `node` is never reached under the plan: the test that keeps it off (its flags
         say which defaults did it); None when it is, or may be, reached."""
         current, child = self.src.parents.get(node), node
         while current is not None:
             if isinstance(current, ast.If):
-                test = self.tests.get(current) or self.value(current.test, {})
+                test = self._settled(current)
                 if test.known:
                     branch = current.body if child in current.body else current.orelse
                     taken = current.body if test.value else current.orelse

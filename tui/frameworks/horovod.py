@@ -18,7 +18,12 @@ if TYPE_CHECKING:
 def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """`hvd.init()`, `hvd.local_rank()` to pin each rank's GPU, the initial state broadcast
     from rank 0, and the optimizer wrapped so gradients are averaged."""
-    if not src.find("init") or not src.imports_any("horovod"):
+    inits = [
+        name
+        for name, _ in src.calls
+        if name.startswith(("horovod", "hvd")) and name.endswith(".init")
+    ]
+    if not inits or not src.imports_any("horovod"):
         yield src.finding(
             None,
             f"hvd.init() is never called: the {plan.world} ranks mpirun starts never join",

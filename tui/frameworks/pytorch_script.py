@@ -29,8 +29,14 @@ SPAWNS = ("multiprocessing.spawn", "mp.spawn", "start_processes", "spawn")
 
 
 def setup_calls(src: ScriptFacts) -> list[ast.Call]:
+    """What makes the processes one job; a library's `init_dist()`-like call counts where its
+    code cannot be read (a function of the code folder is followed instead)."""
     return src.find(*SETUP_CALLS) or [
-        c for name, c in src.calls if "init_distributed" in name or "setup_distributed" in name
+        call
+        for name, call in src.calls
+        if (last := name.split(".")[-1]) not in src.functions
+        and ("dist" in last.lower() or "ddp" in last.lower())
+        and ("init" in last.lower() or "setup" in last.lower())
     ]
 
 
