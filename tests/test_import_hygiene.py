@@ -87,23 +87,35 @@ FIRST_FRAME_SKIPS = (
     "tui.core.plan",
     "tui.core.export",
     "tui.core.sdk",
+    "tui.backends.base",
     "tui.backends.local",
     "tui.backends.azureml",
     "azure.ai.ml",
+    "widgets.env_table",
+    "yaml",
+    "pydantic.plugin._loader",
 )
 """What the wizard's first frame does not need: later steps, the job screen and its log view
-and chart, the plan (built when a later step first asks), exports, backends and azure-ai-ml."""
+and chart, the plan (built when a later step first asks), exports, backends and azure-ai-ml,
+the review's env table; nor the SKU table's YAML and JobSpec's validator (pydantic's plugin
+loader comes with it), which the app builds just after the first frame."""
 
 
 def test_the_first_frame_loads_only_what_it_draws():
+    # The probe's on_ready runs before the app's own (which builds what the first frame put
+    # off), so it sees what was there at the first frame.
     probe = (
-        "import sys\n"
+        "import gc, sys\n"
         "from tui.app import DtrainApp\n"
+        "from tui.core.catalog import skus\n"
+        "from tui.core.spec import JobSpec\n"
         "class Probe(DtrainApp):\n"
         "    def on_ready(self):\n"
+        f"        print(*(m for m in sys.modules if m.startswith({FIRST_FRAME_SKIPS!r})))\n"
+        "        print(JobSpec.__pydantic_complete__, skus.cache_info().currsize, gc.isenabled())\n"
         "        self.exit()\n"
         "Probe(backends={}).run(headless=True)\n"
-        f"print('\\n'.join(m for m in sys.modules if m.startswith({FIRST_FRAME_SKIPS!r})))"
+        "print(JobSpec.__pydantic_complete__, gc.isenabled(), gc.get_freeze_count())"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe],
@@ -113,10 +125,24 @@ def test_the_first_frame_loads_only_what_it_draws():
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         check=True,
     )
-    loaded = [
-        m for m in out.stdout.split() if m in FIRST_FRAME_SKIPS or m.startswith("azure.ai.ml.")
-    ]
+    modules, at_first_frame, after = out.stdout.splitlines()
+    loaded = [m for m in modules.split() if m in FIRST_FRAME_SKIPS or m.startswith("azure.ai.ml.")]
     assert loaded == []
+    # No validator built, no SKU table read, no garbage collected before the first frame; then
+    # the validator is built and the collector is back as it was (nothing left frozen).
+    assert at_first_frame == "False 0 False"
+    assert after == "True True 0"
+
+
+def test_the_first_frame_shows_the_defaults_as_validated():
+    """The app starts from `JobSpec.model_construct()` so that the first frame does not build
+    the validator: it must be the very spec `JobSpec()` validates."""
+    from tui.core.spec import JobSpec
+
+    constructed, validated = JobSpec.model_construct(), JobSpec()
+    assert constructed == validated
+    assert constructed.model_fields_set == validated.model_fields_set == set()
+    assert constructed.model_dump() == validated.model_dump()
 
 
 def _imports(path: Path, modules: set[str], *, lazy: bool) -> set[str]:

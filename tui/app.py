@@ -18,12 +18,13 @@ from textual.screen import Screen
 
 from screens.base import WizardStep
 from screens.framework import FrameworkStep
-from tui.backends.base import JobHandle
 from tui.core.spec import JobSpec
+from tui.gc_pause import GcPausedUntilReady
 from tui.key_order import OrderedKeys
 from tui.palette import WizardCommands
 
 if TYPE_CHECKING:
+    from tui.backends.base import JobHandle
     from tui.core.plan import LaunchPlan
 
 # The steps in order, imported when first shown so the first frame does not wait for them.
@@ -48,9 +49,10 @@ def _is_step(screen: Screen, index: int | None = None) -> bool:
     return isinstance(screen, WizardStep) and (index is None or index == screen.STEP)
 
 
-class DtrainApp(OrderedKeys):
+class DtrainApp(GcPausedUntilReady, OrderedKeys):
     """dtrain-tui: the wizard from framework to review, then submit. Keys are handled in the
-    order they were typed (`OrderedKeys`), however fast they come."""
+    order they were typed (`OrderedKeys`), however fast they come; no garbage is collected
+    before the first frame (`GcPausedUntilReady`)."""
 
     TITLE = "dtrain-tui"
     SUB_TITLE = "distributed training on Azure ML"
@@ -64,7 +66,9 @@ class DtrainApp(OrderedKeys):
     # Below 96 columns the why panel gives its room to the form (F1 and the review still teach).
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (96, "-wide")]
 
-    spec: var[JobSpec] = var(JobSpec)
+    # The defaults as they are, equal to JobSpec() (a test asserts it): validating them would
+    # build JobSpec's validator and read the SKU table before the first frame (on_ready does).
+    spec: var[JobSpec] = var(JobSpec.model_construct)
     """The user's answers so far; always valid."""
     review_target: var[str] = var("azureml")
     """Which target the review shows: "azureml" (placeholders) or "local" (real ports)."""
@@ -107,6 +111,11 @@ class DtrainApp(OrderedKeys):
         if self._start_at_review:
             for index in range(1, len(STEPS)):
                 self.push_screen(step_screen(index))
+
+    def on_ready(self) -> None:
+        # After the first frame: build JobSpec's validator (deferred) and read the SKU table
+        # now, so that the first answer changed does not wait for them.
+        JobSpec()
 
     # ---- plan ------------------------------------------------------------------------------
 
@@ -228,6 +237,7 @@ class DtrainApp(OrderedKeys):
                 create,
                 default=self.review_target,
                 local_findings=check_local(p),
+                azure=self.backends.get("azureml"),
             ),
             chosen,
         )

@@ -18,6 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from tui.core.plan_types import Origin
+from widgets.theme_style import theme_style
 
 if TYPE_CHECKING:
     from tui.core.plan_types import LaunchPlan, RankPlan
@@ -36,11 +37,6 @@ def _key_values(rank: RankPlan, plan: LaunchPlan) -> tuple[str, ...]:
     if plan.tasks:
         return (f"{rank.role} {rank.task_index}", str(rank.node))
     return (str(rank.rank), str(rank.node), str(rank.local_rank))
-
-
-def theme_style(color: str | None, **kwargs) -> Style:
-    """A Rich style for a theme colour; themes may name ANSI colours Rich cannot parse."""
-    return Style(color=Color.parse(color).rich_color if color else None, **kwargs)
 
 
 def origin_colors(theme) -> dict[Origin, Style]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from widgets.env_table import theme_style
+from widgets.theme_style import theme_style  # not env_table: the review's, not the first frame's
 
 STEP_NAMES = ("Framework", "Launch", "Resources", "Code & env", "Review")
 

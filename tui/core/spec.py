@@ -96,7 +96,7 @@ def launch_mode_problem(framework: str, launch: str) -> str | None:
 class JobSpec(BaseModel):
     """What the user asked for. Frozen: change it with `with_changes`, which validates."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     framework: str = "pytorch"
     """A name in `tui.frameworks.registry`."""
