@@ -182,9 +182,13 @@ def cmd_cancel(args: argparse.Namespace) -> int:
         if before.is_terminal:
             print(f"{job.name} had already ended: {before.summary()}")
             return 0
-        backend.cancel(job)
+        unrecorded = backend.cancel(job)  # the processes are stopped even then
     except BackendError as err:
         raise CliError(str(err)) from None
+    if unrecorded:
+        print(f"warning: {unrecorded}", file=sys.stderr)
+        print(f"{job.name}: Canceled (its processes are stopped)")
+        return 0
     print(f"{job.name}: {backend.status(job).summary()}")
     return 0
 

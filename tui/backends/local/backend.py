@@ -217,23 +217,42 @@ class LocalBackend:
                     names.append(name)
         return {name: FileSource(jd.file(name), name=name) for name in names}
 
-    def cancel(self, job: JobHandle, timeout: float = 10.0) -> None:
-        """Stop every process of the job and mark it Canceled; returns when they are gone."""
+    def cancel(self, job: JobHandle, timeout: float = 10.0) -> str | None:
+        """Stop every process of the job, then mark it Canceled; returns when they are gone.
+
+        Stopping comes first and never depends on writing: a state folder that cannot be
+        written (read-only, full) must not leave the job running. What could not be recorded
+        is returned as a warning (None when all was recorded)."""
         jd = self._dir(job)
         if JobState(self._read(jd)["state"]).is_terminal:
-            return
-        jd.cancel_file.touch()
+            return None
+        try:
+            jd.cancel_file.touch()  # tells the supervisor (and a later reader) it was a cancel
+        except OSError as err:
+            unflagged: OSError | None = err
+        else:
+            unflagged = None
         sup = jd.supervisor()
         if sup is not None:
             signal_process(sup[0], sup[1], signal.SIGTERM)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             self._reap_supervisors()
-            if self.status(job).is_terminal:
-                return
+            data = self._read(jd)
+            if JobState(data["state"]).is_terminal:
+                return None
+            if sup is None or not is_alive(*sup):
+                break  # it stopped the processes but could not record it: done below
             time.sleep(0.05)
-        # The supervisor did not answer: stop what it recorded ourselves.
-        self._stop_orphan(jd, self._read(jd), "canceled (the supervisor did not answer)")
+        # The supervisor did not answer, or could not write: stop what it recorded ourselves.
+        final = self._stop_orphan(jd, self._read(jd), "canceled", canceled=True)
+        if unflagged is None and JobState(self._read(jd)["state"]).is_terminal:
+            return None
+        reason = why(unflagged) if unflagged else final["message"].partition("not recorded: ")[2]
+        return (
+            f"job {jd.name}: its processes are stopped, but its folder {jd.path} cannot be "
+            f"written ({reason.rstrip(')')}), so it is not recorded as Canceled"
+        )
 
     # ---- more than the protocol ---------------------------------------------------------
 
@@ -350,14 +369,16 @@ class LocalBackend:
             jd, data, f"its supervisor ({pid}) stopped before the job ended; the job was stopped"
         )
 
-    def _stop_orphan(self, jd: JobDir, data: dict[str, Any], message: str) -> dict[str, Any]:
+    def _stop_orphan(
+        self, jd: JobDir, data: dict[str, Any], message: str, canceled: bool = False
+    ) -> dict[str, Any]:
         """Kill what the job recorded (checking start times) and write its final state."""
         sup = jd.supervisor()
         if sup is not None:
             signal_process(sup[0], sup[1], signal.SIGKILL)
         for p in data.get("processes", []):
             signal_process(p["pid"], p.get("start"), signal.SIGKILL, group=True)
-        canceled = jd.cancel_file.exists()
+        canceled = canceled or jd.cancel_file.exists()
         state = JobState.CANCELED if canceled else JobState.FAILED
         if not canceled and _disk_full(jd.path):
             message += f"; the disk holding {jd.path} is full"
