@@ -4,6 +4,8 @@ parameter-server job), except that of a framework it builds on (Lightning on PyT
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from screens.code import CodeStep
@@ -41,12 +43,18 @@ def foreign_words(name: str) -> dict[str, str]:
 @pytest.mark.parametrize(("case", "spec"), specs(), ids=[c for c, _ in specs()])
 def test_no_step_explains_another_frameworks_mechanism(case: str, spec: JobSpec) -> None:
     foreign = foreign_words(spec.framework)
-    for step in STEPS:
-        text = step.why(step(), spec)
+    for step, target in ((s, t) for s in STEPS for t in ("azureml", "local")):
+        text = step.why(_on(step, target, spec), spec)
         found = {word: owner for word, owner in foreign.items() if word in text}
         assert not found, f"{step.__name__} for {case} names {found}:\n{text}"
         if case == "tensorflow-ps":  # parameter servers hold variables: nobody all-reduces
             assert "all-reduce" not in text, f"{step.__name__} for {case}:\n{text}"
+
+
+def _on(step: type, target: str, spec: JobSpec):
+    """The step as the wizard holds it, reviewing for `target` (its Why says what runs there)."""
+    host = SimpleNamespace(review_target=target, spec=spec)
+    return type(step.__name__, (step,), {"app": host})()
 
 
 def test_each_framework_has_words_of_its_own_and_its_why():
