@@ -235,6 +235,20 @@ def test_tensorflow_cluster_clashes():
     }
 
 
+def test_absl_flags_an_undefined_one_stops_the_program():
+    source = (
+        "import tensorflow as tf\n"
+        "tf.app.flags.DEFINE_string('data_dir', '/tmp', 'data')\n"
+        "tf.app.flags.DEFINE_boolean('sync', False, 'sync')\n"
+        "strategy = tf.distribute.MultiWorkerMirroredStrategy()\n"
+        "with strategy.scope():\n"
+        "    model = tf.keras.Sequential([])\n"
+        "tf.app.run()\n"
+    )
+    assert rules(source, **TF, args=("--data_dir", "d", "--nosync")) == {}
+    assert rules(source, **TF, args=("--epochs", "3")) == {"argv_rejected": [7]}
+
+
 def test_check_json_lists_findings_with_file_line_rule_severity_message_fix(tmp_path: Path):
     (tmp_path / "train.py").write_text(SPAWNED)
     out = subprocess.run(

@@ -73,7 +73,7 @@ Reader = Callable[[ScriptFacts], Parser | None]
 def read_parser(src: ScriptFacts, readers: Sequence[Reader] = ()) -> Parser | None:
     """The parser of the script's command line, or None when nothing reads it (or what reads
     it cannot be known from the source)."""
-    for reader in (*readers, _argparse, _click, _typer, _fire, _hydra):
+    for reader in (*readers, _argparse, _click, _typer, _fire, _hydra, _absl):
         parser = reader(src)
         if parser is not None:
             return parser
@@ -361,3 +361,41 @@ def _hydra(src: ScriptFacts) -> Parser | None:
                     ]
                     return parser
     return None
+
+
+_ABSL_OWN = (
+    "flagfile",
+    "undefok",
+    "help",
+    "helpfull",
+    "helpshort",
+    "logtostderr",
+    "v",
+    "verbosity",
+)
+
+
+def _absl(src: ScriptFacts) -> Parser | None:
+    """absl flags (`flags.DEFINE_*`, `app.run(main)`; TensorFlow's `tf.app` is the same): an
+    undefined --flag stops the program ("Unknown command line flag")."""
+    runs = [c for name, c in src.calls if name.endswith("app.run")]
+    defines = [(n, c) for n, c in src.calls if n.split(".")[-1].startswith("DEFINE")]
+    if not runs or not defines:
+        return None
+    parser = Parser("absl", runs[0], namespaces={"FLAGS"})
+    for name, call in defines:
+        flag = constant(keyword(call, "name", 0))
+        if not isinstance(flag, str):
+            parser.open = True
+            continue
+        default = keyword(call, "default", 1)
+        if name.endswith("DEFINE_bool") or name.endswith("DEFINE_boolean"):
+            parser.args.append(
+                Arg((f"--{flag}", f"--no{flag}"), flag, call, "optional", default=default)
+            )
+        else:
+            kind = {"DEFINE_integer": "int", "DEFINE_float": "float"}.get(name.split(".")[-1])
+            parser.args.append(Arg((f"--{flag}",), flag, call, kind=kind, default=default))
+    parser.args += [Arg((f"--{own}",), own, takes="optional") for own in _ABSL_OWN]
+    parser.prefixes = ("--undefok",)
+    return parser

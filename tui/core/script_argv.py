@@ -100,6 +100,7 @@ def _no_such(parser: Parser) -> str:
         "click": "No such option (click exits with code 2)",
         "fire": "Could not consume arg (fire exits with code 2)",
         "hydra": "hydra takes key=value overrides, not options (it exits with code 2)",
+        "absl": "Unknown command line flag (absl stops the program)",
     }.get(parser.style, f"not an option {parser.style} accepts")
 
 

@@ -126,8 +126,9 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         names = ", ".join(dict.fromkeys(f"--{name}" for name, _ in task))
         yield src.finding(
             task[0][1],
-            f"the task comes from flags ({names}) that the plan's command does not pass: every "
-            f"one of the {plan.nodes} nodes gets the defaults and believes it is the same task",
+            f"the task comes from flags ({names}), and the plan's command is the same on all "
+            f"{plan.nodes} nodes (it passes them none, or the same values): every node "
+            "believes it is the same task; Azure ML says which task a node is in TF_CONFIG",
             "read the cluster and the task from TF_CONFIG "
             "(tf.distribute.cluster_resolver.TFConfigClusterResolver())",
             "tf_task_from_flags",
