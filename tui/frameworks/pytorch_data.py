@@ -192,7 +192,6 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
-_LOGS = ("log_metric", "log_metrics", "log_param", "log_params", "log_artifact")
 _ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
 
 
