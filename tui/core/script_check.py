@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import shlex
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from tui.core.script_args import read_parser
@@ -142,7 +143,13 @@ def check_file(
     """Check the script at `path` (read without trusting it); `folder` is the code folder
     (the script's own folder when None); `name` is what findings call it (spec.script)."""
     source = read_script(path)
-    return check_source(source, spec, name or spec.script, gpus, folder or path.parent)
+    folder = folder or path.parent
+    report = check_source(source, spec, name or spec.script, gpus, folder)
+    if name is not None:  # a helper named the way the script is: under the same folder
+        report.findings = [
+            f if f.file == name else replace(f, file=str(folder / f.file)) for f in report.findings
+        ]
+    return report
 
 
 def check_spec(spec: JobSpec, base: Path | None = None, gpus: bool = True) -> ScriptReport | None:
