@@ -57,6 +57,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     console.print(f"[bold]{escape(str(path))}[/] for {shape}:")
     for f in report.findings:
         where = f"line {f.line}" if f.line else "missing"
+        if f.file and f.file != str(path):  # in a helper module of the code folder
+            where = f"{f.file}:{f.line}" if f.line else f.file
         console.print(f"  [yellow]⚠[/] {where}: {escape(f.what)}")
         console.print(f"      fix: {escape(f.fix)}")
     for note in report.notes:
