@@ -249,6 +249,22 @@ def test_absl_flags_an_undefined_one_stops_the_program():
     assert rules(source, **TF, args=("--epochs", "3")) == {"argv_rejected": [7]}
 
 
+def test_whose_trainer_it_is_decides_who_handles_the_ranks():
+    lightning = (
+        "import lightning as L\nfrom transformers import AutoTokenizer\n"
+        "trainer = L.Trainer(devices=1)\n"
+    )
+    # a Lightning script that also uses transformers is Lightning's, under any plan
+    assert rules(lightning, framework="lightning") == {"trainer_shape_mismatch": [3]}
+    assert rules(lightning) == {"trainer_shape_mismatch": [3]}
+    hf = (
+        "from transformers import Trainer\nclass MyTrainer(Trainer):\n    pass\n"
+        "MyTrainer(model=m).train()\n"
+    )
+    report = check_source(hf, JobSpec())
+    assert report.clean and "Trainer / Accelerate" in report.notes[0]
+
+
 def test_check_json_lists_findings_with_file_line_rule_severity_message_fix(tmp_path: Path):
     (tmp_path / "train.py").write_text(SPAWNED)
     out = subprocess.run(

@@ -185,7 +185,19 @@ def _hf_trainer(src: ScriptFacts) -> bool:
     """A transformers / trl Trainer (Trainer, Seq2SeqTrainer, SFTTrainer, GRPOTrainer, …)."""
     if not src.imports_any("transformers", "trl"):
         return False
-    return any(name.split(".")[-1].endswith("Trainer") for name, _ in src.calls)
+    for name, _ in src.calls:
+        last = name.split(".")[-1]
+        if not last.endswith("Trainer"):
+            continue
+        if name.startswith(("transformers.", "trl.")):
+            return True
+        own = src.classes.get(last)  # class MyTrainer(Trainer), Trainer from transformers
+        if own is not None and any(
+            src.modules[0].resolve(dotted(b)).startswith(("transformers.", "trl."))
+            for b in own.bases
+        ):
+            return True
+    return False
 
 
 class HuggingFace(PyTorch):

@@ -198,6 +198,22 @@ class Lightning(PyTorch):
     init_call = "`Trainer(num_nodes=…, devices=…)`, which joins the process group"
     glossary = ()
     script_rules = (trainer_rules,)
+    takeover_rules = (trainer_rules,)
+
+    def script_takeover(self, src: ScriptFacts) -> str | None:
+        made = [
+            name
+            for name, _ in src.calls
+            if name.startswith(("lightning.", "pytorch_lightning."))
+            and name.split(".")[-1] in ("Trainer", "Fabric", "LightningCLI")
+        ]
+        if not made:
+            return None
+        return (
+            "Lightning's Trainer (or Fabric) joins the processes from RANK, LOCAL_RANK and "
+            "WORLD_SIZE itself: no process group or sampler to write; its num_nodes and "
+            "devices must match the plan"
+        )
 
     def script_parser(self, src: ScriptFacts) -> Parser | None:
         return cli_parser(src)
