@@ -74,7 +74,8 @@ class Score:
         wanted = self.hits + len(self.misses)
         return (
             f"{name}: precision {self.hits}/{found} ({self.precision:.0%}), "
-            f"recall {self.hits}/{wanted} ({self.recall:.0%}), slowest script {self.slowest:.2f} s CPU"
+            f"recall {self.hits}/{wanted} ({self.recall:.0%}), "
+            f"slowest script {self.slowest:.2f} s CPU"
         )
 
 
