@@ -6,8 +6,9 @@ The script is read with its helpers (the modules of its code folder it imports, 
 `script_read`), its facts gathered (`script_facts`), its command-line parser read and given the
 plan's argv (`script_args`), its values followed under that command and the plan's environment
 (`script_flow`). Then the rules: the command line's (here), and the framework's own
-(`Framework.script_rules`, asked through the registry); a library that handles ranks itself
-(`Framework.script_takeover`) leaves nothing to check. Each finding names the file, the line
+(`Framework.script_rules`, asked through the registry); where a library handles the ranks itself
+(`Framework.script_takeover`: Hugging Face's Trainer or Accelerate, Lightning's Trainer), that
+library's own rules run instead, whatever the plan's framework. Each finding names the file, the line
 (None when something is missing altogether), a stable rule id and the fix. Findings are advice:
 a script can be right in ways a reader of its source cannot see, so they never block a job.
 """
@@ -22,7 +23,14 @@ from pathlib import Path
 
 from tui.core.script_args import read_parser
 from tui.core.script_argv import simulate
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, ScriptProblem, ScriptReport
+from tui.core.script_facts import (
+    CheckPlan,
+    Finding,
+    Module,
+    ScriptFacts,
+    ScriptProblem,
+    ScriptReport,
+)
 from tui.core.script_flow import Flow
 from tui.core.script_read import MOST_BYTES, helpers, parse, read_script
 from tui.core.spec import JobSpec, is_remote
@@ -55,8 +63,6 @@ def check_source(
 def _check(
     tree: ast.Module, spec: JobSpec, script: str, gpus: bool, folder: Path | None
 ) -> ScriptReport:
-    from tui.core.script_facts import Module
-
     found = helpers(Module(tree, script), folder) if folder is not None else []
     src = ScriptFacts(tree, script, found)
     report = ScriptReport(script)
