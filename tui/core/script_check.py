@@ -6,10 +6,10 @@ The script is read with its helpers (the modules of its code folder it imports, 
 `script_read`), its facts gathered (`script_facts`), its command-line parser read and given the
 plan's argv (`script_args`), its values followed under that command and the plan's environment
 (`script_flow`). Then the rules: the command line's (here), and the framework's own
-(`Framework.script_rules`, asked through the registry); where a library handles the ranks itself
-(`Framework.script_takeover`: Hugging Face's Trainer or Accelerate, Lightning's Trainer), that
-library's own rules run instead, whatever the plan's framework. Each finding names the file, the line
-(None when something is missing altogether), a stable rule id and the fix. Findings are advice:
+(`Framework.script_rules`, asked through the registry); where a library handles the ranks
+itself (`Framework.script_takeover`: a framework's own trainer), that library's rules run
+instead, whatever the plan's framework. Each finding names the file, the line (None when
+something is missing altogether), a stable rule id and the fix. Findings are advice:
 a script can be right in ways a reader of its source cannot see, so they never block a job.
 """
 
