@@ -108,18 +108,13 @@ def _argparse(src: ScriptFacts) -> Parser | None:
             parser.args.append(arg)
     if src.find("add_subparsers"):
         parser.open = True  # sub-commands: roughly, anything may belong to one
-    if _handed_elsewhere(src):
-        parser.open = True
     parser.namespaces = _bound_to(src, parse)
     return parser
 
 
-KNOWN_ADDERS = ("add_config_arguments", "add_argparse_args", "add_argument_group")
-"""Library calls that add to a parser whose arguments a framework module lists."""
-
-
-def _handed_elsewhere(src: ScriptFacts) -> bool:
-    """The parser goes to a library function that adds arguments nobody here can list."""
+def handed_elsewhere(src: ScriptFacts, known: Sequence[str] = ()) -> bool:
+    """The parser goes to a library's `add_*()` that adds arguments nobody here can list
+    (`known`: those a framework module lists)."""
     made: set[str] = set()
     for call in src.find("ArgumentParser"):
         parent = src.parents.get(call)
@@ -127,7 +122,9 @@ def _handed_elsewhere(src: ScriptFacts) -> bool:
             made |= {t.id for t in parent.targets if isinstance(t, ast.Name)}
     for name, call in src.calls:
         last = name.split(".")[-1]
-        if last in KNOWN_ADDERS or last in src.functions or not last.startswith("add"):
+        if last in (*known, "add_argument_group") or last in src.functions:
+            continue
+        if not last.startswith("add"):
             continue
         if any(isinstance(a, ast.Name) and a.id in made for a in call.args):
             return True
@@ -376,7 +373,7 @@ _ABSL_OWN = (
 
 
 def _absl(src: ScriptFacts) -> Parser | None:
-    """absl flags (`flags.DEFINE_*`, `app.run(main)`; TensorFlow's `tf.app` is the same): an
+    """absl flags (`flags.DEFINE_*`, `app.run(main)`; `tf.app` is the same): an
     undefined --flag stops the program ("Unknown command line flag")."""
     runs = [c for name, c in src.calls if name.endswith("app.run")]
     defines = [(n, c) for n, c in src.calls if n.split(".")[-1].startswith("DEFINE")]

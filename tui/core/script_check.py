@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from tui.core.script_args import read_parser
+from tui.core.script_args import handed_elsewhere, read_parser
 from tui.core.script_argv import simulate
 from tui.core.script_facts import (
     CheckPlan,
@@ -102,6 +102,9 @@ def _plan(
     if parser is not None:
         for f in registry.frameworks():
             f.script_parser_extras(src, parser)
+        adders = [name for f in registry.frameworks() for name in f.script_parser_adders]
+        if parser.style == "argparse" and handed_elsewhere(src, adders):
+            parser.open = True
     outcome = simulate(parser, argv) if parser is not None else None
     flow = Flow(src, parser, outcome, env, spec.gpus_per_node).run()
     started = made.nodes[0].workers if made.nodes else 1

@@ -354,6 +354,9 @@ class Framework:
         plan's framework (no rule then applies); None when it does not."""
         return None
 
+    script_parser_adders: ClassVar[tuple[str, ...]] = ()
+    """This library's functions that add arguments to a script's own parser, which
+    `script_parser_extras` lists (any other library's `add_*(parser)` makes it take anything)."""
     takeover_rules: ClassVar[tuple[Callable[..., Any], ...]] = ()
     """The rules that still apply when this framework's library takes the ranks over."""
 

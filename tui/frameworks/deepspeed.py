@@ -259,6 +259,7 @@ class DeepSpeed(PyTorch):
     init_call = "`deepspeed.init_distributed()`"
     glossary = ()
     script_rules = (engine_rules, launch_rules, indexed_device_rules)
+    script_parser_adders = ("add_config_arguments",)
 
     def script_parser_extras(self, src: ScriptFacts, parser: Parser) -> None:
         config_arguments(src, parser)

@@ -199,6 +199,7 @@ class Lightning(PyTorch):
     glossary = ()
     script_rules = (trainer_rules,)
     takeover_rules = (trainer_rules,)
+    script_parser_adders = ("add_argparse_args",)
 
     def script_takeover(self, src: ScriptFacts) -> str | None:
         made = [
