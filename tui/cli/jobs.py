@@ -292,7 +292,11 @@ def _write_log(backend, job, source, follow: bool) -> int:
     async def copy() -> str | None:
         follower = LogFollower(source, done=job_ended if follow else (lambda: True))
         out = getattr(sys.stdout, "buffer", None)
+        said = None
         async for update in follower:
+            if update.state.notice != said:  # its path deleted or replaced: followed on
+                said = update.state.notice
+                print(f"dtrain-tui: {said}", file=sys.stderr)
             if update.restart:
                 print(
                     f"dtrain-tui: {source.name} was rewritten; reading it again from the start",

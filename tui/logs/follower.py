@@ -84,6 +84,9 @@ class FollowerState:
     """While retrying: the delay before the next attempt, in seconds."""
     rewrites: int = 0
     """How many times the log was found rewritten and read again from its start."""
+    notice: str | None = None
+    """What changed about the log's path while it was followed (a local log deleted or
+    replaced: its file is followed on, see `FileSource.moved`); shown once."""
 
     def seconds_since_data(self, now: float | None = None) -> float | None:
         """Age of the last data, for "last data 12 s ago"; None before any data."""
@@ -174,6 +177,9 @@ class LogFollower:
 
             previous_phase = state.phase
             state.retries, state.retry_in = 0, None
+            notice = getattr(self.source, "moved", None)
+            noticed = notice is not None and notice != state.notice
+            state.notice = notice or state.notice
             if rewritten:
                 yield self._restart()
                 continue  # read it again from the start at once
@@ -196,7 +202,7 @@ class LogFollower:
                     timing.max_interval, state.poll_interval * timing.idle_factor
                 )
                 state.phase = "idle" if state.last_data_at is not None else "waiting"
-                if state.phase != previous_phase:
+                if state.phase != previous_phase or noticed:
                     yield self._update([])
             await self._pause(state.poll_interval)
 

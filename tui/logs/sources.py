@@ -11,6 +11,7 @@ byte exactly once, whatever fails in between.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from collections.abc import Awaitable, Callable
@@ -83,40 +84,87 @@ def redact_text(text: str) -> str:
 
 
 class FileSource:
-    """A log file on this machine (the local backend's rank logs)."""
+    """A log file on this machine (the local backend's rank logs), followed as `tail -f` does:
+    by the file, not the name. It is opened at the first read that finds it and read through
+    that descriptor from then on, because a job writes to the file it opened: a rank log that
+    is deleted or has another file renamed over it still grows, out of the path's reach.
+    `moved` then says so. `version` changes with every write, so the follower checks the bytes
+    before its offset (a log truncated and rewritten past the offset between two reads is
+    read again from its start, never from the middle of a line)."""
 
     def __init__(self, path: Path | str, name: str | None = None) -> None:
         self.path = Path(path)
         self.name = name or self.path.name
         self.total: int | None = None
         """The file's size at the last read (a smaller one than before: it was rewritten)."""
+        self.version: str | None = None
+        """The file's modification time (ns) at the last read."""
+        self.moved: str | None = None
+        """Set once the path no longer names the file being followed: what happened to it."""
+        self._fd: int | None = None
+        self._ident: tuple[int, int] | None = None
+
+    def _file(self) -> int | None:
+        """The descriptor of the file followed, opened at the first call that finds it."""
+        if self._fd is None:
+            try:
+                fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+            except FileNotFoundError:
+                return None
+            st = os.fstat(fd)
+            self._fd, self._ident = fd, (st.st_dev, st.st_ino)
+        return self._fd
+
+    def _check_path(self) -> None:
+        if self.moved is not None or self._ident is None:
+            return
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            what = "was deleted"
+        except OSError:
+            return
+        else:
+            if (st.st_dev, st.st_ino) == self._ident:
+                return
+            what = "now names another file"
+        self.moved = f"{self.name}: the path {what}; following the file the job writes, as before"
 
     async def read(self, offset: int, limit: int | None = None) -> bytes:
         """Up to `limit` bytes from `offset`; b"" when the file does not exist yet."""
-        try:
-            with self.path.open("rb") as f:
-                self.total = os.fstat(f.fileno()).st_size
-                f.seek(offset)
-                return f.read(DEFAULT_READ_LIMIT if limit is None else limit)
-        except FileNotFoundError:
+        fd = self._file()
+        if fd is None:
             return b""
+        st = os.fstat(fd)
+        self.total, self.version = st.st_size, str(st.st_mtime_ns)
+        self._check_path()
+        return os.pread(fd, DEFAULT_READ_LIMIT if limit is None else limit, offset)
 
     async def size(self) -> int | None:
-        try:
-            return self.path.stat().st_size
-        except FileNotFoundError:
-            return None
+        fd = self._file()
+        return None if fd is None else os.fstat(fd).st_size
 
     async def tail(self, nbytes: int) -> tuple[int, bytes]:
         """The last `nbytes` (fewer in a smaller file) and the offset they start at."""
-        try:
-            with self.path.open("rb") as f:
-                size = os.fstat(f.fileno()).st_size
-                start = max(0, size - nbytes)
-                f.seek(start)
-                return start, f.read(size - start)
-        except FileNotFoundError:
+        fd = self._file()
+        if fd is None:
             return 0, b""
+        size = os.fstat(fd).st_size
+        start = max(0, size - nbytes)
+        return start, os.pread(fd, size - start, start)
+
+    async def aclose(self) -> None:
+        """Close the file (a later read opens it again by its path)."""
+        self.close()
+
+    def close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):  # at interpreter exit `os` may be gone
+            self.close()
 
     def __repr__(self) -> str:
         return f"FileSource({str(self.path)!r})"

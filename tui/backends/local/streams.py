@@ -12,9 +12,11 @@ Stdlib only: the supervisor imports this.
 
 from __future__ import annotations
 
+import errno
 import re
 from collections import deque
 from pathlib import Path
+from typing import BinaryIO
 
 MARKER_TEMPLATE = "[dtrain-tui rank ${rank}] "
 """The launcher substitutes ${rank} (the global rank) and writes this before every worker line."""
@@ -45,6 +47,7 @@ class StreamRouter:
         self._held = b""
         self._current: int | None = None
         self._launcher_tail: deque[bytes] = deque(maxlen=400)
+        self._open: dict[Path, BinaryIO] = {}
 
     def pump(self, final: bool = False) -> int:
         """Route whatever was appended since the last call; `final` flushes held-back bytes."""
@@ -65,9 +68,32 @@ class StreamRouter:
         for target, chunk in self.split(buf):
             out.setdefault(target, []).append(chunk)
         for target, chunks in out.items():
-            with target.open("ab") as f:
-                f.write(b"".join(chunks))
+            self._write(target, b"".join(chunks))
+        if final:
+            self.close()
         return len(data)
+
+    def _write(self, target: Path, data: bytes) -> None:
+        """Append to a log through the file opened for it at its first write, as a process
+        writes its own stdout: a log deleted or renamed over while the job runs is written on
+        (and followed on: `FileSource`), never recreated empty beside the one being read."""
+        f = self._open.get(target)
+        if f is None:
+            try:
+                f = self._open[target] = target.open("ab", buffering=0)
+            except OSError as err:
+                if err.errno != errno.EMFILE:
+                    raise
+                with target.open("ab") as once:  # out of descriptors: by its name this time
+                    once.write(data)
+                return
+        f.write(data)
+
+    def close(self) -> None:
+        """Close the logs this router writes."""
+        for f in self._open.values():
+            f.close()
+        self._open.clear()
 
     def split(self, buf: bytes) -> list[tuple[Path, bytes]]:
         """`buf` cut into (log, bytes) pieces; keeps the rank of an unfinished line for later."""
