@@ -10,6 +10,7 @@ import codecs
 import io
 import os
 import stat
+import time
 import tokenize
 from pathlib import Path
 
@@ -96,21 +97,26 @@ def _size(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB" if n >= 100_000 else f"{n:,} bytes"
 
 
-MOST_HELPERS = 40
-MOST_HELPER_BYTES = 4_000_000
+MOST_HELPERS = 30
+MOST_HELPER_BYTES = 2_000_000
+HELPER_SECONDS = 0.3
+"""CPU time spent following helpers, at most: the whole check stays under a second."""
 
 
 def helpers(script: Module, folder: Path) -> list[Module]:
     """The modules of the code folder `script` imports, and theirs, followed breadth-first
-    (at most MOST_HELPERS files and MOST_HELPER_BYTES in all; one that cannot be read or parsed
-    is left out: the check of the script does not depend on it)."""
+    (at most MOST_HELPERS files, MOST_HELPER_BYTES and HELPER_SECONDS in all; one that cannot
+    be read or parsed is left out: the check of the script does not depend on it)."""
     found: list[Module] = []
     seen: set[Path] = set()
     budget = MOST_HELPER_BYTES
     todo = [(script, Path(script.file).parent if script.file else folder)]
-    while todo and len(found) < MOST_HELPERS:
+    deadline = time.process_time() + HELPER_SECONDS
+    while todo and len(found) < MOST_HELPERS and time.process_time() < deadline:
         module, here = todo.pop(0)
         for name, level in module.imported:
+            if len(found) >= MOST_HELPERS or time.process_time() > deadline:
+                break
             path = _local(name, level, here, folder)
             if path is None or path in seen:
                 continue
