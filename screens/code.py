@@ -299,6 +299,8 @@ def script_check_text(spec: JobSpec, gpus: bool) -> Text:
         return out
     for f in report.findings:
         where = f"line {f.line}: " if f.line else ""
+        if f.file and f.file != spec.script:  # in a helper module of the code folder
+            where = f"{f.file}:{f.line}: " if f.line else f"{f.file}: "
         out.append(f"⚠ {where}{f.what}\n", style="bold")
         out.append(f"   fix: {f.fix}\n")
     for note in report.notes:
