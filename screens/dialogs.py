@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
+from screens.workspace_form import WorkspaceForm
 from tui.backends.base import ComputeNotFound
 from tui.core.preflight import Finding
 from widgets.key_footer import KeyFooter
@@ -129,8 +130,14 @@ class SubmitScreen(_Dialog):
         create_compute: Callable[[str, Callable[[bool | None], None]], None] | None = None,
         default: str = "local",
         local_findings: Sequence[Finding] = (),
+        azure: Callable[[], Any] | None = None,
     ) -> None:
         super().__init__()
+        self.azure = azure
+        """Makes the Azure ML backend; with one, choosing Azure ML signs in and shows the
+        workspace form (`workspace_choices`), and the check runs on the form's choice."""
+        self.workspace: Any = None
+        """The form's complete choice (None until all three fields are right)."""
         self.local_blocked = any(f.blocking for f in local_findings)
         """A pre-flight problem stops a run here (the fix is shown; Submit stays put)."""
         from textual.markup import escape
@@ -169,6 +176,9 @@ class SubmitScreen(_Dialog):
             if not self.azure_ready:
                 note = f"{self.local_note}\n\nAzure ML: {self.azure_note}"
             yield Static(note, id="where-note", classes="hint")
+            form = WorkspaceForm(id="workspace-form")
+            form.display = False
+            yield form
             check = Static("", id="azure-check", classes="hint")
             check.display = False
             yield check
@@ -188,9 +198,48 @@ class SubmitScreen(_Dialog):
         local = self.query_one("#to-local", RadioButton).value
         self.query_one("#where-note", Static).update(self.local_note if local else self.azure_note)
         self.query_one("#azure-check", Static).display = not local
-        if not local and self.azure_check is not None and not self._checked:
+        form = self.query_one(WorkspaceForm)
+        form.display = not local and form.choices is not None
+        if not local and self.azure is not None and not self._checked:
+            self._checked = True
+            self.query_one("#azure-check", Static).update("Signing in to list your workspaces…")
+            self._list_workspaces()
+        elif not local and self.azure_check is not None and not self._checked:
             self._checked = True
             self.query_one("#azure-check", Static).update("Looking for your Azure ML workspace…")
+            self._check_azure()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="azure-list")
+    def _list_workspaces(self) -> None:
+        """Sign in and list the subscriptions and workspaces the identity can see."""
+        assert self.azure is not None
+        try:
+            found, choices = self.azure().workspace_choices()
+        except Exception as err:  # not signed in, no network: one line with the fix
+            self.app.call_from_thread(self._show_check, [], str(err))
+        else:
+            self.app.call_from_thread(self._show_workspaces, found, choices)
+
+    def _show_workspaces(self, found: Any, choices: Any) -> None:
+        if not self.is_mounted:
+            return
+        form = self.query_one(WorkspaceForm)
+        form.display = not self.query_one("#to-local", RadioButton).value
+        self.query_one("#azure-check", Static).update("")
+        form.show(found, choices)
+
+    def on_workspace_form_chosen(self, event: WorkspaceForm.Chosen) -> None:
+        """All three fields are right: use (and remember) the workspace, then check it."""
+        event.stop()
+        if event.workspace is not None and event.workspace == self.workspace:
+            return
+        self.workspace = event.workspace
+        if event.workspace is None:  # a field is missing or wrong: the form says which
+            self.query_one("#azure-check", Static).update("")
+            self.query_one("#create-compute", Button).display = False
+            return
+        if self.azure_check is not None:
+            self.query_one("#azure-check", Static).update("Checking the workspace…")
             self._check_azure()
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="azure-check")
@@ -199,6 +248,8 @@ class SubmitScreen(_Dialog):
         assert self.azure_check is not None
         lines: list[str] = []
         try:
+            if self.azure is not None and self.workspace is not None:
+                self.azure().use_workspace(self.workspace)  # and remembered for the next run
             for line in self.azure_check():
                 lines.append(line)
                 self.app.call_from_thread(self._show_check, list(lines), None)
@@ -244,6 +295,14 @@ class SubmitScreen(_Dialog):
         kind = (pressed.id or "to-local").removeprefix("to-") if pressed else "local"
         if kind == "local" and self.local_blocked:
             self.notify("Fix what stops the run here first (above)", severity="error")
+            return
+        form = self.query_one(WorkspaceForm)
+        if kind == "azureml" and self.azure is not None and form.problems:
+            wrong = "; ".join(f"{f}: {p}" for f, p in form.problems.items())
+            self.notify(f"Choose the workspace first ({wrong})", severity="error")
+            return
+        if kind == "azureml" and self.azure is not None and self.workspace is None:
+            self.notify("Still listing your workspaces…", severity="warning")
             return
         self.dismiss(kind)
 

@@ -86,6 +86,10 @@ class WorkspaceEmulator:
         self.cancel_delay = 0.0
         self.page_size = 50
         self.datastore_secrets = "Sas"
+        self.other_subscriptions: dict[str, str] = {}
+        self.listed_workspaces: dict[str, list[tuple[str, str]]] = {}
+        self.unlistable: set[str] = set()
+        """The workspace form's lists (see emulator_arm)."""
         self.foreign_jobs: list[dict[str, Any]] = []
         """Job bodies of kinds dtrain-tui does not make (listed, never run)."""
         self.computes: dict[str, dict[str, Any]] = {}
@@ -287,6 +291,9 @@ class WorkspaceEmulator:
         self.page_size = 50
         self.datastore_secrets = "Sas"
         self.foreign_jobs.clear()
+        self.other_subscriptions.clear()
+        self.listed_workspaces.clear()
+        self.unlistable.clear()
 
     def __enter__(self) -> WorkspaceEmulator:
         self.start()

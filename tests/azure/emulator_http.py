@@ -153,6 +153,11 @@ class Handler(BaseHTTPRequestHandler):
             if missing is not None:
                 return missing
             return self._workspace(method, m.group("rest") or "", query, body)
+        from tests.azure.emulator_arm import arm_list  # it builds on this module's names
+
+        listed = arm_list(em, path, query) if method == "GET" else None
+        if listed is not None:  # the workspace form's subscriptions and workspaces
+            return listed
         em.unknown.append(f"{method} {path}")
         return 404, error("EmulatorUnknownRoute", f"the emulator does not serve {path}"), None
 

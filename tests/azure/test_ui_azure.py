@@ -14,7 +14,7 @@ from tests.ui import waits
 from tests.ui.palette import run_from_palette
 from tests.ui.waits import on_screen
 from tui.backends.azureml import AzureMLBackend
-from tui.backends.azureml.workspace import NO_WORKSPACE
+from tui.backends.azureml.workspace import NOT_SIGNED_IN
 from tui.backends.base import JobState
 from widgets.log_view import LogView
 
@@ -82,7 +82,9 @@ async def test_submit_step_shows_the_workspace_and_the_compute_check_then_submit
         assert screen.status.state is JobState.CANCELED
 
 
-async def test_submit_step_says_how_to_configure_a_workspace(emulator, monkeypatch) -> None:
+async def test_submit_step_says_to_sign_in_before_it_can_list_workspaces(
+    emulator, monkeypatch
+) -> None:
     for name in ("AZURE_SUBSCRIPTION_ID", "AZURE_RESOURCE_GROUP", "AZUREML_WORKSPACE_NAME"):
         monkeypatch.delenv(name, raising=False)
     app = make_app(AzureMLBackend())
@@ -94,8 +96,9 @@ async def test_submit_step_says_how_to_configure_a_workspace(emulator, monkeypat
             "the submit dialog",
         )
         await pilot.click("#to-azureml")
-        await until(pilot, lambda: "config.json" in text_of(app.screen, "#azure-check"), "error")
-        assert text_of(app.screen, "#azure-check") == NO_WORKSPACE
+        # The workspace form lists what the signed-in identity sees: first, sign in.
+        await until(pilot, lambda: "az login" in text_of(app.screen, "#azure-check"), "error")
+        assert text_of(app.screen, "#azure-check") == NOT_SIGNED_IN
         assert not emulator.requests
 
 

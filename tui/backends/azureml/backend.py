@@ -27,6 +27,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from tui.backends.azureml.arm import Choices, list_choices
 from tui.backends.azureml.calls import build
 from tui.backends.azureml.compute import ComputeCheck, check_compute, compute_name
 from tui.backends.azureml.create import POLL_SECONDS, create_cluster
@@ -50,6 +51,7 @@ from tui.backends.azureml.workspace import (
     default_credential,
     find_workspace,
     quiet_azure_logging,
+    remember,
 )
 from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, JobStatus
 from tui.core.plan import LaunchPlan
@@ -137,6 +139,23 @@ class AzureMLBackend:
                     **self.client_kwargs,
                 )
             return self._client
+
+    def workspace_choices(self) -> tuple[Workspace | None, Choices]:
+        """The workspace found so far (flags, env, config.json, the remembered one; None if
+        none) and every workspace the signed-in identity can see, for the Submit step's form."""
+        try:
+            found: Workspace | None = self.workspace
+        except BackendError:
+            found = None
+        self.sign_in()
+        return found, list_choices(self._credential)
+
+    def use_workspace(self, ws: Workspace) -> None:
+        """Work in `ws` from now on (the form's choice), and remember it for the next run."""
+        with self._lock:
+            if ws != self._workspace:
+                self._workspace, self._client = ws, None
+        remember(ws)
 
     def preflight(self, plan: LaunchPlan) -> Iterator[str]:
         """Lines for the Submit step, one at a time: workspace, sign-in, cluster, quota.

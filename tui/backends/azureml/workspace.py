@@ -2,10 +2,13 @@
 
 The workspace comes from flags, then the environment (`AZURE_SUBSCRIPTION_ID`,
 `AZURE_RESOURCE_GROUP`, `AZUREML_WORKSPACE_NAME`), then a `config.json` found the way
-`MLClient.from_config` finds one, field by field. The credential is `DefaultAzureCredential`
-without the sources that make a laptop wait (managed identity, VS Code, PowerShell, …), and the
-sign-in check asks it for a token in a daemon thread with a deadline, so "not signed in" is one
-line within a second or two, never a hang and never a traceback.
+`MLClient.from_config` finds one, field by field; where none of them names any field, the one
+last chosen in the Submit step's form (remembered in the config folder).
+
+The credential is `DefaultAzureCredential` without the sources that make a laptop wait (managed
+identity, VS Code, PowerShell, …), and the sign-in check asks it for a token in a daemon thread
+with a deadline, so "not signed in" is one line within a second or two, never a hang and never a
+traceback.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from tui.backends.base import BackendError
+from tui.core.dirs import config_dir
 
 ENV_SUBSCRIPTION = "AZURE_SUBSCRIPTION_ID"
 ENV_RESOURCE_GROUP = "AZURE_RESOURCE_GROUP"
 ENV_WORKSPACE = "AZUREML_WORKSPACE_NAME"
 ARM_SCOPE = "https://management.azure.com/.default"
+REMEMBERED = "azure-workspace.json"
+"""The workspace last chosen in the Submit step, in the config folder."""
 SIGN_IN_TIMEOUT = 20.0
 """Seconds the sign-in check waits for a token (the Azure CLI takes one to three)."""
 
@@ -160,6 +166,9 @@ def find_workspace(
             for key, value in read_config(config).items():
                 if key not in values:
                     values[key], sources[key] = value, str(config)
+    if not values:  # nothing here names one: the workspace last chosen in the Submit step
+        kept = remembered()
+        values, sources = dict(kept), {k: f"remembered in {remembered_path()}" for k in kept}
     missing = [k for k in flags if not values.get(k)]
     if len(missing) == 3:
         raise BackendError(NO_WORKSPACE)
@@ -180,6 +189,35 @@ _FIELD_NAMES = {
     "resource_group": "resource group",
     "workspace_name": "workspace",
 }
+
+
+def remembered_path() -> Path:
+    return config_dir() / REMEMBERED
+
+
+def remember(ws: Workspace) -> Path:
+    """Keep `ws` as the workspace the next submit starts from."""
+    path = remembered_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {
+        "subscription_id": ws.subscription_id,
+        "resource_group": ws.resource_group,
+        "workspace_name": ws.name,
+    }
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def remembered() -> dict[str, str]:
+    """The remembered workspace's fields (`subscription_id`, …), or {} when none is kept."""
+    try:
+        data = json.loads(remembered_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    keys = ("subscription_id", "resource_group", "workspace_name")
+    if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in keys):
+        return {}
+    return {k: data[k] for k in keys}
 
 
 # ---------------------------------------------------------------------------------------------
