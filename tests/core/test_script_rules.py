@@ -170,7 +170,7 @@ main()
 def test_a_flag_default_that_leaves_distribution_off_is_named_at_its_add_argument():
     report = check_source(IMAGENET, JobSpec())
     (off,) = [f for f in report.findings if f.rule == "distribution_disabled_by_flag"]
-    assert off.line == 3 and "world_size" in off.what and "-1" in off.what
+    assert off.line == 3 and "--world-size" in off.what and "-1" in off.what
     given = JobSpec(args=("--dist-url", "env://"))
     assert "distribution_disabled_by_flag" not in rules(IMAGENET, **given.model_dump())
 

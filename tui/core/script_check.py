@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
+from tui.core.command import framework_args
 from tui.core.script_args import handed_elsewhere, read_parser
 from tui.core.script_argv import simulate
 from tui.core.script_facts import (
@@ -132,12 +133,19 @@ def _command_line(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         return
     said = "; ".join(plan.outcome.rejected[:3])
     passed = " ".join(shlex.quote(a) for a in plan.argv) or "no arguments"
+    added = " ".join(framework_args(plan.spec)) if plan.spec.command is None else ""
+    fix = (
+        "make the script accept what the command passes (argparse's parse_known_args() "
+        "leaves unknown arguments alone; a required one needs a value in the job's arguments)"
+    )
+    if added and any(added.split()[0] in r for r in plan.outcome.rejected):
+        fix += f"; {added} is what the {plan.spec.framework} plan adds: choose the framework "
+        fix += "the script is written for, or read them"
     yield src.finding(
         plan.parser.node,
         f"the plan's command passes {passed} to {plan.spec.script}, and its "
         f"{plan.parser.style} parser stops the job at start-up: {said}",
-        "make the script accept what the command passes (or change the job's arguments to "
-        "what the script reads)",
+        fix,
         "argv_rejected",
     )
 

@@ -183,18 +183,19 @@ def _disabled(src: ScriptFacts, plan: CheckPlan, offs: list[Any]) -> Iterator[Fi
     )
     if not flags:
         return
-    flag = flags[0]
-    node = plan.flow.flag_nodes[flag]
-    value = plan.flow.args.get(flag)
-    shown = f"{value.value!r}" if value is not None and value.known else "its default"
+    names = {a.dest: (a.names or (a.dest,))[0] for a in plan.parser.args} if plan.parser else {}
+    shown = [names.get(f, f) for f in flags]
+    node = plan.flow.flag_nodes[flags[0]]
+    value = plan.flow.args.get(flags[0])
+    default = f"{value.value!r}" if value is not None and value.known else "its default"
     yield src.finding(
         node,
-        f"under the plan's command ({' '.join(plan.argv) or 'no arguments'}) {flag} keeps "
-        f"its default {shown}, which leaves distribution off: the process group is never "
+        f"under the plan's command ({' '.join(plan.argv) or 'no arguments'}) {shown[0]} keeps "
+        f"its default {default}, which leaves distribution off: the process group is never "
         f"made and the {plan.world} processes each train alone"
-        + (f" (also decided by {', '.join(flags[1:])})" if len(flags) > 1 else ""),
-        f"read the rank variables the plan sets (RANK, WORLD_SIZE, LOCAL_RANK) instead of "
-        f"{flag}'s default, or add the flag to the job's arguments",
+        + (f" (also decided by {', '.join(shown[1:])})" if len(shown) > 1 else ""),
+        "read the rank variables the plan sets (RANK, WORLD_SIZE, LOCAL_RANK) instead of "
+        f"{shown[0]}'s default, or add {shown[0]} to the job's arguments",
         "distribution_disabled_by_flag",
     )
 
@@ -363,8 +364,8 @@ def _spawns(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             f"{name}(nprocs={count}) under a plan that already starts "
             f"{plan.started_per_node} processes per node: each starts {count} more "
             f"({plan.started_per_node} x {count} per node)",
-            "call the training function once per process (the plan starts one per GPU), "
-            "or choose per-node launch without a launcher",
+            "let the plan start the processes: call the training function once, with the "
+            "rank, local rank and world size from RANK, LOCAL_RANK and WORLD_SIZE",
             "spawn_under_launcher",
         )
         return
