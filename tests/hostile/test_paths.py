@@ -66,6 +66,7 @@ REFUSED = {
     ),
     "--job a FIFO": Probe(["preview", "--job", "fifo"], "fifo: a named pipe (FIFO), not a file"),
     "--spec a FIFO": Probe(["preview", "--spec", "fifo"], "fifo: a named pipe (FIFO), not a file"),
+    "doctor a FIFO": Probe(["doctor", "fifo"], "cannot read fifo: fifo: a named pipe (FIFO)"),
     "export into a folder that is not there, named with an OSC": Probe(
         ["export", "-o", f"no{OSC}/j.yml"], "no\\x1b]0;pwned\\x07: no such folder"
     ),

@@ -161,3 +161,11 @@ def test_a_full_stdout_fails_the_same_way_in_process(tmp_path, monkeypatch, caps
     assert main(["presets"]) == 1
     err = capsys.readouterr().err
     assert err == "dtrain-tui: error: cannot write to standard output (No space left on device)\n"
+
+
+def test_jobs_without_a_terminal_on_stdin_prints_the_table(tmp_path: Path) -> None:
+    """stdout a terminal, stdin not: the table a pipe gets, not a UI waiting on /dev/null."""
+    out = run_cli("jobs", cwd=tmp_path, tty=True)
+    _no_traceback(out)
+    assert out.rc == 0 and out.seconds < 5, out.stderr
+    assert b"\x1b[?1049h" not in out.stdout  # no alternate screen: no UI

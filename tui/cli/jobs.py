@@ -117,8 +117,9 @@ def _follow(backend, job, log: Path) -> int:
 
 def cmd_jobs(args: argparse.Namespace) -> int:
     from tui.backends.local import LocalBackend
+    from tui.cli.streams import has_terminal
 
-    if sys.stdout.isatty() and not getattr(args, "no_ui", False):
+    if has_terminal() and not getattr(args, "no_ui", False):  # else the table
         from tui.app import run_jobs
 
         return run_jobs(_jobs_backends(args))  # the jobs list: here and Azure ML together
@@ -241,7 +242,9 @@ def cmd_logs(args: argparse.Namespace) -> int:
     ranks = [r.rank for r in rank_logs(sources)]
     if name is None and ranks:
         raise CliError(f"job {job.name} has no log for rank {rank} (ranks {ranks[0]}-{ranks[-1]})")
-    ui = sys.stdout.isatty() and not args.no_ui
+    from tui.cli.streams import has_terminal
+
+    ui = has_terminal() and not args.no_ui  # stdin and stdout a terminal, else plain text
     if name is None and (ui or args.follow):
         # A queued cloud job has no logs yet: the screen waits for them, and so does --follow.
         if backend.status(job).is_terminal:

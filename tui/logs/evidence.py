@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tui.core.files import blocks
 from tui.logs.doctor_rules import is_error
 from tui.logs.names import rank_logs
 
@@ -101,7 +102,8 @@ def load_path(path: Path) -> tuple[dict[str, Excerpt], dict[str, float]]:
     if path.is_file():
         return {path.name: read_excerpt(path)}, {path.name: path.stat().st_mtime}
     if not path.is_dir():
-        raise FileNotFoundError(f"{path}: no such file or folder")
+        kind = blocks(path.stat()) if path.exists() else None  # never opened: it would wait
+        raise FileNotFoundError(f"{path}: {kind or 'no such file or folder'}")
     logs: dict[str, Excerpt] = {}
     mtimes: dict[str, float] = {}
     for file in sorted(path.rglob("*")):
