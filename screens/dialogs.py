@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
+from screens.install_offer import InstallOffer
 from screens.workspace_form import WorkspaceForm
 from tui.backends.base import ComputeNotFound
 from tui.core.preflight import Finding
@@ -131,8 +132,13 @@ class SubmitScreen(_Dialog):
         default: str = "local",
         local_findings: Sequence[Finding] = (),
         azure: Callable[[], Any] | None = None,
+        recheck: Callable[[], Sequence[Finding]] | None = None,
     ) -> None:
         super().__init__()
+        self.installs = [f for f in local_findings if f.blocking and f.install]
+        """Missing packages pip can install here: offered (`InstallOffer`), never run unasked."""
+        self.recheck = recheck
+        """The pre-flight again, after an install (default: the app's local plan's)."""
         self.azure = azure
         """Makes the Azure ML backend; with one, choosing Azure ML signs in and shows the
         workspace form (`workspace_choices`), and the check runs on the form's choice."""
@@ -176,6 +182,12 @@ class SubmitScreen(_Dialog):
             if not self.azure_ready:
                 note = f"{self.local_note}\n\nAzure ML: {self.azure_note}"
             yield Static(note, id="where-note", classes="hint")
+            if self.installs:
+                offer = InstallOffer(
+                    [f.install for f in self.installs], [f.fix for f in self.installs]
+                )
+                offer.display = local
+                yield offer
             form = WorkspaceForm(id="workspace-form")
             form.display = False
             yield form
@@ -198,6 +210,8 @@ class SubmitScreen(_Dialog):
         local = self.query_one("#to-local", RadioButton).value
         self.query_one("#where-note", Static).update(self.local_note if local else self.azure_note)
         self.query_one("#azure-check", Static).display = not local
+        for offer in self.query(InstallOffer):
+            offer.display = local
         form = self.query_one(WorkspaceForm)
         form.display = not local and form.choices is not None
         if not local and self.azure is not None and not self._checked:
@@ -305,6 +319,25 @@ class SubmitScreen(_Dialog):
             self.notify("Still listing your workspaces…", severity="warning")
             return
         self.dismiss(kind)
+
+    def on_install_offer_finished(self, event: InstallOffer.Finished) -> None:
+        """Installed: check again; nothing left in the way runs the job here."""
+        event.stop()
+        if not event.ok:
+            return
+        from tui.core.preflight import check_local, forget_modules
+
+        forget_modules()
+        if self.recheck is not None:
+            findings = list(self.recheck())
+        else:
+            findings = check_local(self.app.current_plan("local"))  # type: ignore[attr-defined]
+        self.local_blocked = any(f.blocking for f in findings)
+        if self.local_blocked:
+            still = "; ".join(f.problem for f in findings if f.blocking)
+            self.notify(f"Installed, but the run is still stopped: {still}", severity="error")
+            return
+        self.dismiss("local")
 
     def _after_create(self, created: bool | None) -> None:
         """Back from creating the cluster: check again, so the quota and size lines show."""

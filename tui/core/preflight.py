@@ -42,6 +42,9 @@ class Finding:
     fix: str
     blocking: bool = True
     """True stops a local run before it starts; False is a warning."""
+    install: tuple[str, ...] = ()
+    """The argv of `fix` when it is a pip install into the Python that runs the ranks: the
+    Submit step offers to run it (showing `fix`), never runs it unasked."""
 
     def line(self) -> str:
         return f"{self.problem}; fix: {self.fix}"
@@ -97,6 +100,11 @@ _CACHE: dict[tuple[str, tuple[str, ...]], tuple[float, list[str]]] = {}
 _CACHE_SECONDS = 5.0  # the review re-checks often; an install made meanwhile is seen soon
 
 
+def forget_modules() -> None:
+    """Ask again next time (after an install: the answers cached meanwhile are stale)."""
+    _CACHE.clear()
+
+
 def missing_modules(python: str, modules: list[str]) -> list[str]:
     """Which of `modules` `python` cannot find (asked of that Python, nothing imported)."""
     if not modules:
@@ -128,18 +136,28 @@ def missing_modules(python: str, modules: list[str]) -> list[str]:
 def install_command(module: str, python: str, base: Path | None = None) -> str:
     """The command that installs `module` for `python`: dtrain-tui's extra when `python` is the
     one dtrain-tui runs in (editable: from its source folder), else the bare package."""
-    package, extra = packages().get(module, (module, ""))
+    package, _ = packages().get(module, (module, ""))
     if " " in package:  # no pip line installs it: its framework says what it needs, in words
         return package
-    shown = _shown(python, base)
+    argv = install_argv(module, python, base)
+    shown = [_shown(python, base), *argv[1:]]
+    return " ".join(f"'{a}'" if "[" in a else a for a in shown)
+
+
+def install_argv(module: str, python: str, base: Path | None = None) -> tuple[str, ...]:
+    """`install_command` as the argv that runs it; () where no pip line installs `module`."""
+    package, extra = packages().get(module, (module, ""))
+    if " " in package:
+        return ()
+    pip = (python, "-m", "pip", "install")
     # The same environment (not the same interpreter: every venv's python links to its base).
     if extra and Path(python).absolute().parent == Path(sys.executable).absolute().parent:
         source = _editable_source()
         if source is not None:
             where = "." if source == (base or Path.cwd()).resolve() else str(source)
-            return f"{shown} -m pip install -e '{where}[{extra}]'"
-        return f"{shown} -m pip install 'dtrain-tui[{extra}]'"
-    return f"{shown} -m pip install {package}"
+            return (*pip, "-e", f"{where}[{extra}]")
+        return (*pip, f"dtrain-tui[{extra}]")
+    return (*pip, package)
 
 
 PROCESSES_PER_CORE = 4
@@ -178,12 +196,19 @@ def check_local(
                     f"create {path} or fix Script / Code folder",
                 )
             )
-    for module in missing_modules(python, needed_modules(plan, base)):
+    missing = missing_modules(python, needed_modules(plan, base))
+    cpu = _cpu_torch_index() if "torch" in missing else ()
+    for module in missing:
+        argv = install_argv(module, python, base)
+        fix = install_command(module, python, base)
+        if argv and cpu:
+            argv, fix = (*argv, *cpu), " ".join([fix, *cpu])
         found.append(
             Finding(
                 f"{module} is not installed in {_shown(python, base)}, the Python that runs "
                 "the ranks",
-                install_command(module, python, base),
+                fix,
+                install=argv,
             )
         )
     if plan.distribution.type == "mpi" and not _has_mpirun(python):
@@ -218,6 +243,18 @@ def check_local(
             )
         )
     return found
+
+
+CPU_TORCH = "https://download.pytorch.org/whl/cpu"
+
+
+def _cpu_torch_index() -> tuple[str, ...]:
+    """On Linux without an NVIDIA driver, where torch's CPU build is enough for a rehearsal (a
+    few hundred MB; PyPI's Linux build brings several GB of nvidia-* packages): pip's extra
+    index for it."""
+    if sys.platform != "linux" or shutil.which("nvidia-smi") is not None:
+        return ()
+    return ("--extra-index-url", CPU_TORCH)
 
 
 def _has_mpirun(python: str) -> bool:
