@@ -265,6 +265,20 @@ def test_whose_trainer_it_is_decides_who_handles_the_ranks():
     assert report.clean and "Trainer / Accelerate" in report.notes[0]
 
 
+def test_a_map_style_loader_needs_a_sampler_an_iterable_one_is_not_this_rules():
+    head = (
+        "import torch\nfrom torch.utils.data import DataLoader, IterableDataset\n"
+        "from torch.nn.parallel import DistributedDataParallel as DDP\n"
+        "torch.distributed.init_process_group('nccl')\n"
+        "model = DDP(torch.nn.Linear(2, 2))\n"
+        "class Stream(IterableDataset):\n    pass\n"
+    )
+    mapped = head + "loader = DataLoader(list(range(9)), batch_size=2)\n"
+    assert rules(mapped)["no_distributed_sampler"] == [8]
+    streamed = head + "data = Stream()\nloader = DataLoader(data, batch_size=2)\n"
+    assert "no_distributed_sampler" not in rules(streamed)
+
+
 def test_check_json_lists_findings_with_file_line_rule_severity_message_fix(tmp_path: Path):
     (tmp_path / "train.py").write_text(SPAWNED)
     out = subprocess.run(

@@ -166,7 +166,9 @@ def _global_rank(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
 
 
 def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    loaders = src.find("DataLoader")
+    """A map-style DataLoader sharded by rank (an IterableDataset shards itself, or not: it is
+    not this rule's), and a shuffling DistributedSampler reseeded each epoch."""
+    loaders = [c for c in src.find("DataLoader") if not _iterable(src, c) and not plan.off(c)]
     samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
     sharded = src.has(
         "DistributedSampler", "split_dataset_by_node", "shard", "num_replicas", "deepspeed_io"
@@ -189,6 +191,23 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "sampler_no_set_epoch",
             "warning",
         )
+
+
+def _iterable(src: ScriptFacts, loader: ast.Call) -> bool:
+    """The loader's dataset is an instance of the script's own IterableDataset."""
+    data = keyword(loader, "dataset", 0)
+    if isinstance(data, ast.Name):
+        scope = src.function_of(loader) or src.module_of[loader].tree
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == data.id for t in node.targets
+            ):
+                data = node.value
+                break
+    if not isinstance(data, ast.Call):
+        return False
+    cls = src.classes.get(dotted(data.func).split(".")[-1])
+    return cls is not None and any("Iterable" in dotted(b) for b in cls.bases)
 
 
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
