@@ -129,6 +129,11 @@ def test_the_plans_arguments_through_the_scripts_parser():
     )
     assert "argv_rejected" in rules(click, **lightning)
     typer = "import typer\ndef main(lr: float = 0.1):\n    pass\ntyper.run(main)\n"
+    app = (
+        "import typer, torch\napp = typer.Typer()\n@app.command()\n"
+        "def main(lr: float = 0.1):\n    torch.save({}, 'x.pt')\napp()\n"
+    )  # a command typer runs without its name being called: its code is checked
+    assert rules(app, args=("--lr", "0.2")) == {"no_process_group": [None], "unguarded_write": [5]}
     assert "argv_rejected" in rules(typer, **lightning)
     assert "argv_rejected" not in rules(typer, args=("--lr", "0.5"))
     # hydra takes key=value overrides only

@@ -234,11 +234,15 @@ class ScriptFacts:
 
     def _live_functions(self) -> set[ast.AST]:
         """Functions something that runs refers to (by name: a call, a callback, a method of a
-        class that is used), from module-level code outwards. A decorator or a default value
-        is the code around the function's, so it counts there."""
+        class that is used), from module-level code outwards; and those a decorator call
+        registers (`@app.command()`: typer's `app()` runs them without naming them)."""
         live: set[ast.AST] = set()
         seen: set[str] = set()
         words = set(self._words.get(None, ()))
+        for fns in self.functions.values():
+            for fn in fns:
+                if any(isinstance(d, ast.Call) for d in fn.decorator_list):
+                    words.add(fn.name)
         while words - seen:
             new = words - seen
             seen |= new
