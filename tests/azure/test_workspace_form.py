@@ -168,3 +168,20 @@ async def test_wrong_fields_from_the_environment_are_all_said_in_one_round(seen,
         assert not [r for r in seen.requests if "/workspaces/ws-tset" in r.path]
         await pick(pilot, "resource-group", "rg-test")
         await waits.until(pilot, lambda: "gpu-cluster" in check_text(dialog), "the check")
+
+
+def test_the_cli_says_every_wrong_field_in_one_round(seen, tmp_path):
+    """`submit --target azure` with a wrong resource group and workspace: ARM's 404 names the
+    group only; dtrain-tui asks the lists and says both, with where each was set."""
+    from tests.azure.test_cli_azure import LINES_JOB, cli_env, dtrain
+
+    env = cli_env(tmp_path, seen) | {"AZURE_RESOURCE_GROUP": "rg-tset"}
+    args = ["submit", "--target", "azure", *LINES_JOB, "--workspace", "ws-tset"]
+    out = dtrain(args, env, tmp_path, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.strip().splitlines()[-1] == (
+        "dtrain-tui: error: Azure ML workspace ws-tset: resource group: rg-tset holds no Azure ML "
+        "workspace in Emulated subscription (did you mean rg-test?) (check AZURE_RESOURCE_GROUP, "
+        "which named it (or give --resource-group)); workspace: no workspace ws-tset in Emulated "
+        "subscription (did you mean ws-test?) (check --workspace, which named it)"
+    )

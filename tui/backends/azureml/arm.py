@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,8 @@ ARM = "https://management.azure.com"
 SUBSCRIPTIONS_API = "2022-12-01"
 WORKSPACES_API = "2024-10-01"
 FIELDS = ("subscription", "resource group", "workspace")
+WRONG_FIELD = re.compile(r"(subscription|resource group|workspace) \S+ not found")
+"""How `errors.explain` begins when Azure does not know one of the three."""
 
 
 def arm_base() -> str:

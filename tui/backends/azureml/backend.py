@@ -27,11 +27,11 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from tui.backends.azureml.arm import Choices, list_choices
+from tui.backends.azureml.arm import WRONG_FIELD, Choices, list_choices, problems
 from tui.backends.azureml.calls import build
 from tui.backends.azureml.compute import ComputeCheck, check_compute, compute_name
 from tui.backends.azureml.create import POLL_SECONDS, create_cluster
-from tui.backends.azureml.errors import azure_errors, explain
+from tui.backends.azureml.errors import azure_errors, explain, where_set
 from tui.backends.azureml.failure import failure_tails, run_error
 from tui.backends.azureml.listing import RecentJobs, azure_status, newest_jobs
 from tui.backends.azureml.logs import (
@@ -168,8 +168,30 @@ class AzureMLBackend:
         yield from self.check_compute(plan).lines()
 
     def check_compute(self, plan: LaunchPlan) -> ComputeCheck:
-        """The cluster's size, node limit and quota against the plan (see `compute`)."""
-        return check_compute(self.ml_client, plan, self.workspace)
+        """The cluster's size, node limit and quota against the plan (see `compute`).
+
+        Where Azure says a workspace field is wrong, every wrong field is said at once (from
+        what the identity can see), not one per round of fixes."""
+        try:
+            return check_compute(self.ml_client, plan, self.workspace)
+        except BackendError as err:
+            raise self._every_wrong_field(err) from None
+
+    def _every_wrong_field(self, err: BackendError) -> BackendError:
+        """`err` if it is not about the workspace's coordinates or only one of them is wrong;
+        else one error naming each wrong field, what is wrong and where it was set."""
+        if not WRONG_FIELD.match(str(err)) or self._credential is None:
+            return err
+        ws = self.workspace
+        try:
+            choices = list_choices(self._credential)
+        except Exception:  # the lists are a better answer, not a needed one
+            return err
+        wrong = problems(choices, ws.subscription_id, ws.resource_group, ws.name)
+        if len(wrong) < 2:
+            return err
+        said = "; ".join(f"{field}: {why} ({where_set(ws, field)})" for field, why in wrong.items())
+        return BackendError(f"Azure ML workspace {ws.name}: {said}")
 
     def create_compute(
         self,

@@ -148,19 +148,19 @@ def _http(
         if ws is not None and "resourcegroupnotfound" in lowered:
             return BackendError(
                 f"resource group {ws.resource_group} not found in subscription "
-                f"{ws.subscription_id}: {_check(ws, 'resource group')}"
+                f"{ws.subscription_id}: {where_set(ws, 'resource group')}"
             )
         if ws is not None and (
             "subscriptionnotfound" in lowered or "invalidsubscription" in lowered
         ):
             return BackendError(
                 f"subscription {ws.subscription_id} not found for your account: "
-                f"{_check(ws, 'subscription')} (`az account list` shows yours)"
+                f"{where_set(ws, 'subscription')} (`az account list` shows yours)"
             )
         if ws is not None and f"workspaces/{ws.name.lower()}'" in lowered:
             return BackendError(
                 f"workspace {ws.name} not found in resource group {ws.resource_group}: "
-                f"{_check(ws, 'workspace')}"
+                f"{where_set(ws, 'workspace')}"
             )
         if job is not None:
             return JobNotFound(f"no job named {job} in {where}")
@@ -190,7 +190,7 @@ _SETTINGS = {
 }
 
 
-def _check(ws: Workspace, key: str) -> str:
+def where_set(ws: Workspace, key: str) -> str:
     """What to check for a workspace field Azure does not know: the setting the value came from."""
     flag, env, field = _SETTINGS[key]
     source = ws.sources.get(key, "")
