@@ -156,3 +156,21 @@ async def test_a_real_job_is_followed_when_its_rank_log_is_renamed_over(
     assert backend.wait(job, timeout=60).state.value == "Completed"
     assert shown == [f"rank 1 line {i:04d}" for i in range(600)]
     assert source.moved is not None
+
+
+async def test_sizes_and_tails_hold_no_descriptor(tmp_path: Path):
+    """Only following keeps a log open: the rank strip's sizes and the doctor's tails of
+    1,024 ranks must not hold 1,024 descriptors (the usual limit)."""
+    logs = []
+    for rank in range(64):
+        (tmp_path / f"{rank}.txt").write_bytes(lines("job", 0, 10))
+        logs.append(FileSource(tmp_path / f"{rank}.txt"))
+    before = len(os.listdir("/proc/self/fd"))
+    for source in logs:
+        assert await source.size() == len(lines("job", 0, 10))
+        assert (await source.tail(40))[1] == lines("job", 0, 10)[-40:]
+    assert len(os.listdir("/proc/self/fd")) == before
+    await logs[0].read(0)
+    assert len(os.listdir("/proc/self/fd")) == before + 1
+    await logs[0].aclose()
+    assert len(os.listdir("/proc/self/fd")) == before

@@ -141,17 +141,26 @@ class FileSource:
         return os.pread(fd, DEFAULT_READ_LIMIT if limit is None else limit, offset)
 
     async def size(self) -> int | None:
-        fd = self._file()
-        return None if fd is None else os.fstat(fd).st_size
+        try:  # the file followed, else (not followed yet) the path: nothing kept open
+            return os.fstat(self._fd).st_size if self._fd is not None else self.path.stat().st_size
+        except FileNotFoundError:
+            return None
 
     async def tail(self, nbytes: int) -> tuple[int, bytes]:
-        """The last `nbytes` (fewer in a smaller file) and the offset they start at."""
-        fd = self._file()
-        if fd is None:
+        """The last `nbytes` (fewer in a smaller file) and the offset they start at; of the
+        file followed, else of the path's (opened for this read only: a doctor reading 1,024
+        ranks' tails holds no descriptor afterwards)."""
+        try:
+            fd = self._fd if self._fd is not None else os.open(self.path, os.O_RDONLY)
+        except FileNotFoundError:
             return 0, b""
-        size = os.fstat(fd).st_size
-        start = max(0, size - nbytes)
-        return start, os.pread(fd, size - start, start)
+        try:
+            size = os.fstat(fd).st_size
+            start = max(0, size - nbytes)
+            return start, os.pread(fd, size - start, start)
+        finally:
+            if fd != self._fd:
+                os.close(fd)
 
     async def aclose(self) -> None:
         """Close the file (a later read opens it again by its path)."""
