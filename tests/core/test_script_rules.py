@@ -284,6 +284,20 @@ def test_a_map_style_loader_needs_a_sampler_an_iterable_one_is_not_this_rules():
     assert "no_distributed_sampler" not in rules(streamed)
 
 
+def test_horovod_a_scripts_own_save_checkpoint_and_elastic_state():
+    source = (
+        "import torch, horovod.torch as hvd\n"
+        "hvd.init()\ntorch.cuda.set_device(hvd.local_rank())\n"
+        "opt = hvd.DistributedOptimizer(torch.optim.SGD([], lr=0.1))\n"
+        "state = hvd.elastic.TorchState(model, opt)\n"
+        "def save_checkpoint(epoch):\n"
+        "    if hvd.rank() == 0:\n"
+        "        torch.save({}, 'ckpt.pt')\n"
+        "for epoch in range(3):\n    save_checkpoint(epoch)\n"
+    )
+    assert rules(source, framework="horovod") == {}
+
+
 def test_check_json_lists_findings_with_file_line_rule_severity_message_fix(tmp_path: Path):
     (tmp_path / "train.py").write_text(SPAWNED)
     out = subprocess.run(

@@ -82,6 +82,9 @@ _BROADCASTS = (
     "BroadcastGlobalVariablesHook",
     "broadcast_optimizer_state",
     "broadcast_object",
+    "TorchState",  # elastic: the state syncs (broadcasts) from rank 0 on every reset
+    "TensorFlowState",
+    "TensorFlowKerasState",
 )
 
 

@@ -260,7 +260,10 @@ def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         last = name.split(".")[-1]
         receiver = name.rpartition(".")[0].lower()
         engine = receiver in engines or any(e in receiver for e in _ENGINES)
-        saving = name == "torch.save" or (last in _SAVES and not engine)
+        # The script's own save_checkpoint() (a function or method of its code, not reached
+        # through an import): the writes in its body are checked, with its guards.
+        own = last in src.functions and name == dotted(call.func)
+        saving = name == "torch.save" or (last in _SAVES and not engine and not own)
         if last == "save" and receiver and receiver.split(".")[-1] in ("model", "net"):
             saving = True
         if last == "open" and name in ("open", "builtins.open"):
