@@ -221,7 +221,9 @@ def _print_config(p, framework) -> None:
             else f"framework is {p.spec.framework}; choose {' or '.join(f.name for f in makers)}"
         )
         raise CliError(f"--show {SHOW_CONFIG}: this job has no {makers[0].config_title} ({why})")
-    sys.stdout.write(text)
+    from tui.cli.terminal import shown
+
+    sys.stdout.write(shown(text))  # the user's own file: escapes shown escaped on a terminal
 
 
 def cmd_export(args: argparse.Namespace) -> int:

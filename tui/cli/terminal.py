@@ -83,7 +83,9 @@ def shown(value: object) -> str:
 
 
 def console():
-    """A rich Console for command output whose closed pipe reaches `main()` as BrokenPipeError.
+    """A rich Console for command output whose closed pipe reaches `main()` as BrokenPipeError,
+    and whose text shows control characters from data escaped on a terminal (`visible`): a
+    user preset's title, a job table's cell (its styles are rich's own, applied after).
 
     rich's own answer to a closed pipe is `SystemExit(1)`; `dtrain-tui … | head -1` should exit
     0 quietly, as Unix tools do, and `main()` does that for every command in one place.
@@ -94,5 +96,8 @@ def console():
         def on_broken_pipe(self) -> None:
             self.quiet = True
             raise BrokenPipeError
+
+        def render_str(self, text: str, **kwargs):  # every str printed: tables, lines
+            return super().render_str(visible(text) if self.is_terminal else text, **kwargs)
 
     return _Console(highlight=False, soft_wrap=True)
