@@ -67,6 +67,7 @@ NO_TERMINAL = {
     "wizard < /dev/null, stdout a terminal": Probe([], tty=True),
     "wizard --preset < /dev/null": Probe(["--preset", "pytorch-ddp"], tty=True),
     "edit < /dev/null": Probe(["edit", "job.yml"], tty=True),
+    "wizard <&-": Probe([], wrap=shell("<&-"), tty=True),
 }
 PROBES = DEGRADES | FAILS | QUIET | NO_TERMINAL
 
@@ -169,3 +170,9 @@ def test_jobs_without_a_terminal_on_stdin_prints_the_table(tmp_path: Path) -> No
     _no_traceback(out)
     assert out.rc == 0 and out.seconds < 5, out.stderr
     assert b"\x1b[?1049h" not in out.stdout  # no alternate screen: no UI
+
+
+def test_a_closed_stderr_keeps_messages_out_of_stdout(tmp_path: Path) -> None:
+    out = run_cli("export", "-o", "-", "--set", "nodes=x", cwd=tmp_path, wrap=shell("2>&-"))
+    _no_traceback(out)
+    assert out.rc == 2 and out.stdout == b"", out.stdout

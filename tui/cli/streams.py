@@ -155,12 +155,16 @@ def guarded() -> Iterator[None]:
             elif stream is sys.stdout:  # a file name's bytes go out as they came in
                 stream.reconfigure(errors="surrogateescape")
     sys.stdout = GuardedOutput(saved)
-    if saved_err is not None:  # messages are for people: never a raw escape from data
-        sys.stderr = VisibleWriter(saved_err)
+    # Messages are for people: never a raw escape from data. A closed stderr (None) would make
+    # print(…, file=sys.stderr) write to stdout: its messages go nowhere instead.
+    nowhere = open(os.devnull, "w", encoding="utf-8") if saved_err is None else None  # noqa: SIM115
+    sys.stderr = VisibleWriter(saved_err if saved_err is not None else nowhere)
     try:
         yield
     finally:
         sys.stdout, sys.stderr = saved, saved_err
+        if nowhere is not None:
+            nowhere.close()
 
 
 def silence() -> None:
