@@ -298,6 +298,17 @@ def test_horovod_a_scripts_own_save_checkpoint_and_elastic_state():
     assert rules(source, framework="horovod") == {}
 
 
+def test_a_device_mesh_is_a_process_group_that_picks_each_processs_gpu():
+    source = (
+        "import os, torch\nfrom torch.distributed.device_mesh import init_device_mesh\n"
+        "from torch.distributed.tensor.parallel import parallelize_module\n"
+        "kind = torch.accelerator.current_accelerator().type\n"
+        "mesh = init_device_mesh(kind, (int(os.environ['WORLD_SIZE']),))\n"
+        "model = parallelize_module(torch.nn.Linear(2, 2).to(kind), mesh, {})\n"
+    )
+    assert rules(source) == {}
+
+
 def test_check_json_lists_findings_with_file_line_rule_severity_message_fix(tmp_path: Path):
     (tmp_path / "train.py").write_text(SPAWNED)
     out = subprocess.run(

@@ -38,7 +38,13 @@ def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from sampler_rules(src, plan)
 
 
-_LOCAL_WORDS = ("LOCAL_RANK", "local_rank", "OMPI_COMM_WORLD_LOCAL_RANK", "local_process_index")
+_LOCAL_WORDS = (
+    "LOCAL_RANK",
+    "local_rank",
+    "OMPI_COMM_WORLD_LOCAL_RANK",
+    "local_process_index",
+    "init_device_mesh",  # sets each process's device by its local rank
+)
 _DEVICE_CHOICES = ("current_accelerator", "torch.device", "cuda", "set_device", "set_device_index")
 _INDEXED = ("set_device", "set_device_index", "to", "cuda")
 
@@ -51,7 +57,7 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from indexed
     if indexed or src.has(*_LOCAL_WORDS):
         return
-    chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan) and not plan.off(c)]
+    chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan, src) and not plan.off(c)]
     chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
     if chosen:
         yield src.finding(
@@ -106,11 +112,13 @@ def _flag_default(plan: CheckPlan, index: ast.AST) -> str | None:
     return flags[0] if value.known and flags else None
 
 
-def _means_gpu(call: ast.Call, plan: CheckPlan) -> bool:
+def _means_gpu(call: ast.Call, plan: CheckPlan, src: ScriptFacts) -> bool:
     """A call that picks GPU 0 (or "cuda", which is GPU 0): `torch.device("cuda:0" if … else
     "cpu")` as the plan's command leaves it, `.cuda()`, `current_accelerator()`."""
     name = dotted(call.func)
-    if name.endswith("current_accelerator") or (name.endswith(".cuda") and not call.args):
+    if name.endswith("current_accelerator"):
+        return not isinstance(src.parents.get(call), ast.Attribute)  # `.type`: a kind, not GPU 0
+    if name.endswith(".cuda") and not call.args:
         return True
     if not name.endswith("device") or not call.args:
         return False
@@ -254,7 +262,12 @@ def _wraps_a_save(src: ScriptFacts, call: ast.AST) -> bool:
 
 def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """Checkpoints and files written by every rank into the same path (a guard in a caller
-    covers the callee)."""
+    covers the callee), in the order of the files' lines."""
+    found = list(_writes(src, plan))
+    yield from sorted(found, key=lambda f: (f.file != src.modules[0].file, f.file, f.line or 0))
+
+
+def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     engines = _engines(src)
     for name, call in src.calls:
         last = name.split(".")[-1]

@@ -13,7 +13,13 @@ from typing import Any
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 
 SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
-SETUP_CALLS = ("init_process_group", "init_distributed", "deepspeed.initialize", "Accelerator")
+SETUP_CALLS = (
+    "init_process_group",
+    "init_distributed",
+    "deepspeed.initialize",
+    "Accelerator",
+    "init_device_mesh",
+)
 WRAPS = (
     "DistributedDataParallel",
     "FullyShardedDataParallel",
