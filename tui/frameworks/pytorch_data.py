@@ -71,7 +71,7 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """A GPU index that is a --local_rank flag's default, or the global rank."""
-    said: set[ast.AST | None] = set()
+    said: set[object] = set()
     for name, call in src.calls:
         index = _device_index(name, call)
         if index is None or src.function_of(call) in said:
@@ -79,6 +79,9 @@ def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]
         flag = _flag_default(plan, index)
         if flag is not None and not plan.off(call):
             said.add(src.function_of(call))
+            if flag in said:
+                continue  # one finding per flag: the fix is the same wherever it is used
+            said.add(flag)
             yield src.finding(
                 src.statement(call),
                 f"the GPU index is --{flag}'s default ({plan.flow.value_at(index).value!r}): the "
