@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tui.core.dirs import cache_dir
+from widgets.log_spools import forget, remove_stale, track
 
 if TYPE_CHECKING:
     from widgets.log_head import LogHead
@@ -173,12 +174,11 @@ class LogStore:
         """True once `close()` deleted the spool."""
         folder = directory or spool_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        _remove_stale_spools(folder)
-        _clean_up_on_every_way_out()
+        remove_stale(folder)
         fd, name = tempfile.mkstemp(prefix=f"log-{os.getpid()}-", suffix=".txt", dir=folder)
         self.path = Path(name)
         """The spool file; it holds every line so far, each followed by a newline."""
-        _OPEN_SPOOLS.add(self.path)
+        track(self.path)  # deleted however this process ends
         self._file = os.fdopen(fd, "wb")
         self._reader = self.path.open("rb")
 
@@ -359,7 +359,7 @@ class LogStore:
                 f.close()
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
-        _OPEN_SPOOLS.discard(self.path)
+        forget(self.path)
         if self.head is not None:
             self.head.close()
         self._lines, self._blocks = [], OrderedDict()
@@ -392,73 +392,3 @@ def _matching_lines(pattern: re.Pattern[str], text: str, number: int, found: arr
             break
         pos += 1
     return number + count("\n", counted_to)
-
-
-def _remove_stale_spools(folder: Path) -> None:
-    """Delete spools left by processes that are gone (a crash or SIGKILL skips every clean-up),
-    or whose process number now belongs to a process started after the spool's last write."""
-    if os.name != "posix":
-        return  # os.kill(pid, 0) is not a liveness probe on Windows
-    for path in folder.glob("log-*-*.txt"):
-        try:
-            pid = int(path.name.split("-")[1])
-            if pid == os.getpid():
-                continue
-            os.kill(pid, 0)
-            started = os.stat(f"/proc/{pid}").st_ctime  # Linux: when that process started
-            if path.stat().st_mtime >= started:
-                continue  # its process may still be writing it
-        except (ProcessLookupError, FileNotFoundError):
-            pass
-        except (ValueError, PermissionError, OSError):
-            continue
-        with contextlib.suppress(OSError):
-            path.unlink()
-
-
-_OPEN_SPOOLS: set[Path] = set()
-"""The spools of this process not closed yet: deleted at exit and on a fatal signal."""
-_CLEANUP_INSTALLED: list[bool] = []
-
-
-def _delete_open_spools() -> None:
-    for path in list(_OPEN_SPOOLS):
-        with contextlib.suppress(OSError):
-            path.unlink()
-    _OPEN_SPOOLS.clear()
-
-
-def _clean_up_on_every_way_out() -> None:
-    """Spools are deleted however the process ends: `close()` (the view is left), at exit (a
-    quit that skips it) and on SIGHUP or SIGTERM (the terminal closed, the session ended:
-    Python would die without running either), before the signal does what it did. A SIGKILL
-    leaves them to `_remove_stale_spools` at the next start."""
-    if _CLEANUP_INSTALLED:
-        return
-    _CLEANUP_INSTALLED.append(True)
-    import atexit
-    import signal
-
-    atexit.register(_delete_open_spools)
-    for sig in (signal.SIGHUP, signal.SIGTERM) if hasattr(signal, "SIGHUP") else ():
-        try:
-            previous = signal.getsignal(sig)
-            signal.signal(sig, _on_fatal_signal(sig, previous))
-        except ValueError:  # not the main thread: atexit and the next start still clean up
-            continue
-
-
-def _on_fatal_signal(sig: int, previous):
-    import signal
-
-    def handler(signum: int, frame) -> None:
-        _delete_open_spools()
-        if callable(previous):
-            previous(signum, frame)
-            return
-        if previous == signal.SIG_IGN:
-            return
-        signal.signal(sig, signal.SIG_DFL)  # then end as the signal would have ended us
-        os.kill(os.getpid(), sig)
-
-    return handler
