@@ -262,6 +262,15 @@ def test_whose_trainer_it_is_decides_who_handles_the_ranks():
     # a Lightning script that also uses transformers is Lightning's, under any plan
     assert rules(lightning, framework="lightning") == {"trainer_shape_mismatch": [3]}
     assert rules(lightning) == {"trainer_shape_mismatch": [3]}
+    # the DDP tutorial's own `class Trainer:` is nobody's library
+    own = SPAWNED + "class Trainer:\n    pass\nTrainer()\n"
+    assert "spawn_under_launcher" in rules(own)
+    cli = (
+        "from lightning.pytorch.cli import LightningCLI\nclass MyCLI(LightningCLI):\n"
+        "    pass\nMyCLI(M, D)\n"
+    )  # a CLI of the script's own, built on LightningCLI, runs a sub-command too
+    assert rules(cli, framework="lightning", args=("fit",)) == {}
+    assert rules(cli, framework="lightning") == {"argv_rejected": [4]}
     hf = (
         "from transformers import Trainer\nclass MyTrainer(Trainer):\n    pass\n"
         "MyTrainer(model=m).train()\n"

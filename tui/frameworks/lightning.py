@@ -78,16 +78,21 @@ def _best_checkpoint(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     rank 0 saved it, on node 0's own disk."""
     if plan.nodes <= 1:
         return
-    for name, call in src.calls:
-        if constant(keyword(call, "ckpt_path")) == "best" and not plan.off(call):
-            yield src.finding(
-                call,
-                f'{name}(ckpt_path="best") loads the checkpoint global rank 0 saved on its own '
-                f"node: the ranks of the other {plan.nodes - 1} node(s) do not have it",
-                "save checkpoints to a shared path (an Azure ML output, ./outputs is per node), "
-                "or test on one node",
-                "node_local_file_from_rank0",
-            )
+    reads = [
+        call
+        for _, call in src.calls
+        if constant(keyword(call, "ckpt_path")) == "best" and not plan.off(call)
+    ]
+    for call in sorted(reads, key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))[:1]:
+        name = dotted(call.func)  # the first read: the fix covers the others
+        yield src.finding(
+            call,
+            f'{name}(ckpt_path="best") loads the checkpoint global rank 0 saved on its own '
+            f"node: the ranks of the other {plan.nodes - 1} node(s) do not have it",
+            "save checkpoints to a shared path (an Azure ML output, ./outputs is per node), "
+            "or test on one node",
+            "node_local_file_from_rank0",
+        )
 
 
 _SPAWNING = ("ddp_spawn", "dp", "ddp_notebook", "ddp_fork")
@@ -146,11 +151,20 @@ _TRAINER_FLAGS = (
 """What `Trainer.add_argparse_args` adds (Lightning 1.x)."""
 
 
+def _cli_names(src: ScriptFacts) -> set[str]:
+    """LightningCLI, and the script's own classes built on it (class MyCLI(LightningCLI))."""
+    own = {
+        name
+        for name, cls in src.classes.items()
+        if any(dotted(b).split(".")[-1] in ("LightningCLI", "CLI") for b in cls.bases)
+    }
+    return {"LightningCLI", "CLI", *own}
+
+
 def cli_parser(src: ScriptFacts) -> Parser | None:
     """LightningCLI (jsonargparse): `--trainer.*`, `--model.*`, `--data.*`, `--config`, and a
     sub-command (fit, validate, …) unless run=False."""
-    clis = src.find("LightningCLI", "CLI")
-    clis = [c for c in clis if dotted(c.func).split(".")[-1] in ("LightningCLI", "CLI")]
+    clis = [c for _, c in src.calls if dotted(c.func).split(".")[-1] in _cli_names(src)]
     if not clis or not src.imports_any("lightning", "pytorch_lightning"):
         return None
     parser = Parser("LightningCLI", clis[0], dashes=True)
@@ -202,12 +216,16 @@ class Lightning(PyTorch):
     script_parser_adders = ("add_argparse_args",)
 
     def script_takeover(self, src: ScriptFacts) -> str | None:
+        own_clis = _cli_names(src) - {"LightningCLI", "CLI"}  # class MyCLI(LightningCLI)
         made = [
             name
             for name, _ in src.calls
-            if name.startswith(("lightning.", "pytorch_lightning."))
-            and name.split(".")[-1] in ("Trainer", "Fabric", "LightningCLI")
-        ]
+            if name in own_clis
+            or (
+                name.startswith(("lightning.", "pytorch_lightning."))
+                and name.split(".")[-1] in ("Trainer", "Fabric", "LightningCLI", "CLI")
+            )
+        ]  # a script's own `class Trainer:` (the DDP tutorial's) is not Lightning's
         if not made:
             return None
         return (
