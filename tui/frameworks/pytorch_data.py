@@ -286,7 +286,10 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             mode = constant(keyword(call, "mode", 1))
             saving = isinstance(mode, str) and "w" in mode and "rank" not in ast.dump(call)
             saving = saving and not _wraps_a_save(src, call)
-        told = any(mentions_rank(k.value) for k in call.keywords)  # is_main_process=…
+        told = any(  # is_main_process=…, save_function=accelerator.save (main process only)
+            mentions_rank(k.value) or k.arg in ("is_main_process", "save_function")
+            for k in call.keywords
+        )
         if not saving or told or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
             continue
         yield src.finding(
