@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -174,3 +175,41 @@ async def test_sizes_and_tails_hold_no_descriptor(tmp_path: Path):
     assert len(os.listdir("/proc/self/fd")) == before + 1
     await logs[0].aclose()
     assert len(os.listdir("/proc/self/fd")) == before
+
+
+async def test_a_fast_truncating_writer_never_shows_a_fragment(tmp_path: Path):
+    """The issue's probe: a writer truncating its log and rewriting it as fast as it can (lines
+    of varying length) while it is followed. However the reads fall, every line shown is one
+    that was written: the pass condition does not depend on timing, only how many rewrites
+    the follower happens to see does."""
+    log = tmp_path / "rank.log"
+    log.write_bytes(b"")
+    finished = threading.Event()
+
+    def writer() -> None:
+        fd = os.open(log, os.O_WRONLY)
+        try:
+            for gen in range(150):
+                os.ftruncate(fd, 0)
+                os.lseek(fd, 0, os.SEEK_SET)
+                for first in range(0, 200, 20):
+                    os.write(fd, b"".join(_fast(gen, i) for i in range(first, first + 20)))
+        finally:
+            os.close(fd)
+            finished.set()
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    fast = Timing(min_interval=0.0005, max_interval=0.001)
+    shown: list[str] = []
+    async with asyncio.timeout(60):
+        async for update in LogFollower(FileSource(log), done=finished.is_set, timing=fast):
+            shown.extend(update.lines)
+    thread.join()
+    written = {_fast(gen, i).decode().rstrip("\n") for gen in range(150) for i in range(200)}
+    assert shown and [line for line in shown if line not in written] == []
+
+
+def _fast(gen: int, i: int) -> bytes:
+    pad = b"!" * ((gen * 7 + i) % 13)
+    return b"gen %04d line %04d by a fast writer right after the truncate%s\n" % (gen, i, pad)

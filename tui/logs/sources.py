@@ -88,9 +88,9 @@ class FileSource:
     by the file, not the name. It is opened at the first read that finds it and read through
     that descriptor from then on, because a job writes to the file it opened: a rank log that
     is deleted or has another file renamed over it still grows, out of the path's reach.
-    `moved` then says so. `version` changes with every write, so the follower checks the bytes
-    before its offset (a log truncated and rewritten past the offset between two reads is
-    read again from its start, never from the middle of a line)."""
+    `moved` then says so. `version` changes with every read, so the follower checks the bytes
+    before its offset each time (a log truncated and rewritten past the offset between two reads
+    is read again from its start, never from the middle of a line)."""
 
     def __init__(self, path: Path | str, name: str | None = None) -> None:
         self.path = Path(path)
@@ -98,7 +98,9 @@ class FileSource:
         self.total: int | None = None
         """The file's size at the last read (a smaller one than before: it was rewritten)."""
         self.version: str | None = None
-        """The file's modification time (ns) at the last read."""
+        """New at every read: a file can be truncated and rewritten within one tick of its
+        modification time, so every read may follow a rewrite (the check is a 256-byte read)."""
+        self._reads = 0
         self.moved: str | None = None
         """Set once the path no longer names the file being followed: what happened to it."""
         self._fd: int | None = None
@@ -135,8 +137,9 @@ class FileSource:
         fd = self._file()
         if fd is None:
             return b""
-        st = os.fstat(fd)
-        self.total, self.version = st.st_size, str(st.st_mtime_ns)
+        self.total = os.fstat(fd).st_size
+        self._reads += 1
+        self.version = str(self._reads)
         self._check_path()
         return os.pread(fd, DEFAULT_READ_LIMIT if limit is None else limit, offset)
 
