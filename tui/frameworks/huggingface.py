@@ -141,8 +141,7 @@ def hf_parser(src: ScriptFacts) -> Parser | None:
             and dotted(node).endswith("Arguments")
             and dotted(node).split(".")[-1] not in src.classes
         ):
-            parser.args += [Arg((f"--{f}",), f, takes="optional") for f in TRAINING_FIELDS]
-            parser.args.append(Arg(("--deepspeed",), "deepspeed"))
+            parser.args += training_args()
     return parser
 
 
@@ -161,24 +160,51 @@ def _fields(cls: ast.ClassDef) -> list[Arg]:
             out.append(arg)
     for base in cls.bases:
         if dotted(base).endswith("TrainingArguments"):
-            out += [Arg((f"--{f}",), f, takes="optional") for f in TRAINING_FIELDS]
+            out += training_args()
     return out
 
 
+def training_args() -> list[Arg]:
+    """TrainingArguments as options: --deepspeed takes a file; the rest a value, or none for a
+    flag (which fields are booleans is left open)."""
+    fields = [Arg((f"--{f}",), f, takes="optional") for f in TRAINING_FIELDS if f != "deepspeed"]
+    return [Arg(("--deepspeed",), "deepspeed"), *fields]
+
+
 TRAINING_FIELDS = (
-    "output_dir", "overwrite_output_dir", "do_train", "do_eval", "do_predict", "eval_strategy",
-    "evaluation_strategy", "per_device_train_batch_size", "per_device_eval_batch_size",
-    "gradient_accumulation_steps", "learning_rate", "weight_decay", "adam_beta1", "adam_beta2",
-    "adam_epsilon", "max_grad_norm", "num_train_epochs", "max_steps", "lr_scheduler_type",
-    "warmup_ratio", "warmup_steps", "log_level", "logging_dir", "logging_strategy",
-    "logging_steps", "save_strategy", "save_steps", "save_total_limit", "seed", "data_seed",
-    "bf16", "fp16", "tf32", "local_rank", "ddp_backend", "dataloader_num_workers", "run_name",
-    "remove_unused_columns", "load_best_model_at_end", "metric_for_best_model", "report_to",
-    "ddp_find_unused_parameters", "gradient_checkpointing", "push_to_hub", "hub_model_id",
-    "resume_from_checkpoint", "optim", "eval_steps", "label_names", "torch_compile", "fsdp",
-    "fsdp_config", "disable_tqdm", "prediction_loss_only", "group_by_length",
+    "accelerator_config", "activation_checkpointing", "activation_checkpointing_kwargs",
+    "adam_beta1", "adam_beta2", "adam_epsilon", "auto_find_batch_size",
+    "average_tokens_across_devices", "batch_eval_metrics", "bf16", "bf16_full_eval", "data_seed",
+    "dataloader_drop_last", "dataloader_in_order", "dataloader_multiprocessing_context",
+    "dataloader_num_workers", "dataloader_persistent_workers", "dataloader_pin_memory",
+    "dataloader_prefetch_factor", "ddp_backend", "ddp_broadcast_buffers", "ddp_bucket_cap_mb",
+    "ddp_find_unused_parameters", "ddp_static_graph", "ddp_timeout", "debug", "deepspeed",
+    "disable_tqdm", "do_eval", "do_predict", "do_train", "enable_jit_checkpoint",
+    "eval_accumulation_steps", "eval_delay", "eval_do_concat_batches", "eval_on_start",
+    "eval_steps", "eval_strategy", "eval_use_gather_object", "evaluation_strategy", "fp16",
+    "fp16_backend", "fp16_full_eval", "fsdp", "fsdp_config", "full_determinism",
+    "gradient_accumulation_steps", "gradient_checkpointing", "gradient_checkpointing_kwargs",
+    "greater_is_better", "hub_always_push", "hub_model_id", "hub_private_repo", "hub_revision",
+    "hub_strategy", "hub_token", "ignore_data_skip", "include_for_metrics",
+    "include_num_input_tokens_seen", "label_names", "label_smoothing_factor", "learning_rate",
+    "length_column_name", "liger_kernel_config", "load_best_model_at_end", "local_rank",
+    "log_level", "log_level_replica", "log_on_each_node", "logging_dir", "logging_first_step",
+    "logging_nan_inf_filter", "logging_steps", "logging_strategy", "lr_scheduler_kwargs",
+    "lr_scheduler_type", "max_grad_norm", "max_steps", "metric_for_best_model",
+    "neftune_noise_alpha", "no_cuda", "num_train_epochs", "optim", "optim_args",
+    "optim_target_modules", "output_dir", "overwrite_output_dir", "parallelism_config",
+    "per_device_eval_batch_size", "per_device_train_batch_size", "prediction_loss_only",
+    "project", "push_to_hub", "push_to_hub_model_id", "push_to_hub_organization",
+    "remove_unused_columns", "report_to", "restore_callback_states_from_checkpoint",
+    "resume_from_checkpoint", "run_name", "save_on_each_node", "save_only_model", "save_steps",
+    "save_strategy", "save_total_limit", "seed", "sharded_ddp", "skip_memory_metrics", "tf32",
+    "torch_compile", "torch_compile_backend", "torch_compile_mode", "torch_empty_cache_steps",
+    "tpu_num_cores", "trackio_bucket_id", "trackio_space_id", "trackio_static_space_id",
+    "train_sampling_strategy", "use_cache", "use_cpu", "use_liger_kernel", "use_mps_device",
+    "warmup_steps", "weight_decay", "xpu_backend",
 )  # fmt: skip
-"""Common TrainingArguments fields (transformers 4.x), each a --flag of HfArgumentParser."""
+"""TrainingArguments' fields (transformers 5.24, and older names: evaluation_strategy, …), each
+a --flag of HfArgumentParser."""
 
 
 def _hf_trainer(src: ScriptFacts) -> bool:
