@@ -142,6 +142,7 @@ class Backend(Protocol):
         """Every log of the job by its Azure ML name, e.g. `user_logs/std_log_process_3.txt`."""
         ...
 
-    def cancel(self, job: JobHandle) -> None:
-        """Stop every process of the job; a job that already ended is left as it is."""
+    def cancel(self, job: JobHandle) -> str | None:
+        """Stop every process of the job; a job that already ended is left as it is. Stopping
+        never waits on recording it: a warning says what could not be recorded (else None)."""
         ...
