@@ -114,3 +114,25 @@ def test_metrics_json_streams_a_million_and_a_half_points(tmp_path: Path) -> Non
     assert len(loss["step"]) == len(loss["value"]) == len(loss["epoch"]) == lines
     assert loss["step"][-1] == lines - 1 and loss["value"][0] == 1.0
     assert out.peak_mb < BASE_MB, f"{out.peak_mb:.0f} MB"
+
+
+@pytest.mark.slow
+def test_the_doctor_of_a_job_reads_its_24_big_logs_at_once_in_bounded_memory(tmp_path: Path):
+    """A job NAME's logs are read by threads at once: 24 logs of 64 MB mapped together were
+    1.5 GB of address space, past the cap; read in place, a megabyte each at most."""
+    (tmp_path / "hello.py").write_text("print('hi')\n")
+    home = {"DTRAIN_TUI_HOME": str(tmp_path / "home")}
+    out = run_cli(
+        "submit", "--wait", "--set", "code=.", "--set", "script=hello.py", "--set", "sku=",
+        "--set", "nodes=1", "--set", "gpus_per_node=1", cwd=tmp_path, env=home, ceiling=60,
+    )  # fmt: skip
+    assert out.rc == 0, out.stderr
+    (job,) = (tmp_path / "home/state/jobs").iterdir()
+    big = _rank_logs(tmp_path / "big", 24, 64) / "user_logs"
+    for log in big.iterdir():  # rank 0's log replaced, 23 more beside it
+        os.replace(log, job / "user_logs" / log.name)
+    out = run_cli("doctor", job.name, "--json", cwd=tmp_path, env=home, ceiling=60)
+    assert not out.timed_out and "Traceback" not in out.stderr, out.stderr[-2000:]
+    assert out.rc == 1, out.stderr
+    assert json.loads(out.stdout)["cause"] == "cuda_oom"
+    assert out.peak_mb < BASE_MB + 24, f"{out.peak_mb:.0f} MB"  # + a megabyte per thread
