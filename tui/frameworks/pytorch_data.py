@@ -294,8 +294,8 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue
         yield src.finding(
             call,
-            f"{name}() runs on all {plan.world} ranks: each writes the same file at once "
-            "(a torn or clobbered checkpoint)",
+            f"{name}() runs on all {plan.world} ranks: each writes the same file at once"
+            + ("" if last == "open" else " (a torn or clobbered checkpoint)"),
             "only on rank 0: `if int(os.environ.get('RANK', 0)) == 0:`",
             "unguarded_write",
         )

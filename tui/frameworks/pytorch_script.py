@@ -91,26 +91,29 @@ LAUNCHER_VARS = (
 
 def _unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """`os.environ["X"]` (required, no default) for a launcher variable the plan's launch does
-    not set."""
+    not set: one finding per place that reads them, at its first read."""
+    places: dict[ast.AST | None, list[tuple[str, ast.AST]]] = {}
     said: set[str] = set()
     for key, node in env_reads(src):
-        if (
-            key in LAUNCHER_VARS
-            and key not in plan.env
-            and key not in said
-            and not _tried(src, node)
-        ):
-            if plan.flow is not None and plan.flow.off(node) is not None:
-                continue
-            said.add(key)
-            known = ", ".join(v for v in LAUNCHER_VARS if v in plan.env)
-            yield src.finding(
-                node,
-                f"os.environ[{key!r}] is required, but the plan's launch does not set {key}: "
-                "every rank stops with KeyError",
-                f"derive it from what the plan sets ({known}), or os.environ.get({key!r}, default)",
-                "env_var_not_set",
-            )
+        if key not in LAUNCHER_VARS or key in plan.env or key in said or _tried(src, node):
+            continue
+        if plan.off(node):
+            continue
+        said.add(key)
+        places.setdefault(src.function_of(node), []).append((key, node))
+    known = ", ".join(v for v in LAUNCHER_VARS if v in plan.env)
+    for reads in places.values():
+        keys = [key for key, _ in reads]
+        first = min((node for _, node in reads), key=lambda n: n.lineno)
+        yield src.finding(
+            first,
+            f"os.environ[{keys[0]!r}]"
+            + (f" (and {', '.join(keys[1:])})" if len(keys) > 1 else "")
+            + f" is required, but the plan's launch does not set {' or '.join(keys)}: every "
+            "rank stops with KeyError",
+            f"derive it from what the plan sets ({known}), or os.environ.get(name, default)",
+            "env_var_not_set",
+        )
 
 
 def _tried(src: ScriptFacts, node: ast.AST) -> bool:
