@@ -243,6 +243,8 @@ class ScriptFacts:
             for fn in fns:
                 if any(isinstance(d, ast.Call) for d in fn.decorator_list):
                     words.add(fn.name)
+        if any(name.endswith("app.run") for name, _ in self.all_calls):
+            words.add("main")  # absl's app.run() calls __main__.main itself
         while words - seen:
             new = words - seen
             seen |= new

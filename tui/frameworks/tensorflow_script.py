@@ -16,7 +16,7 @@ def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """The strategy matching the plan (MultiWorkerMirroredStrategy, or ParameterServerStrategy
     when there are parameter servers), which reads TF_CONFIG; the model built in its scope."""
     spec = plan.spec
-    mwms = src.find("MultiWorkerMirroredStrategy")
+    mwms = src.find("MultiWorkerMirroredStrategy", "CollectiveAllReduceStrategy")  # TF 1.x name
     ps = src.find("ParameterServerStrategy")
     mirrored = src.find("MirroredStrategy", "OneDeviceStrategy")
     if spec.parameter_servers and not ps:
@@ -50,7 +50,9 @@ def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         )
     strategies = mwms or ps or mirrored
     outside = [m for m in _models(src) if not _in_scope(src, m)]
-    if strategies and (outside or not src.has("scope")):
+    # handed straight to a config (RunConfig(train_distribute=…)): the Estimator distributes
+    estimator = any(isinstance(src.parents.get(c), ast.keyword) for c in strategies)
+    if strategies and not estimator and (outside or not src.has("scope")):
         yield src.finding(
             outside[0] if outside else strategies[0],
             "the strategy is made but the model and optimizer are built outside "
