@@ -155,7 +155,9 @@ def _fields(cls: ast.ClassDef) -> list[Arg]:
                 and not {k.arg for k in stmt.value.keywords} & {"default", "default_factory"}
             )
             note = ast.dump(stmt.annotation)
-            arg = Arg((f"--{name}",), name, stmt, takes="optional" if "bool" in note else "one")
+            flag = "bool" in note
+            names = (f"--{name}", f"--no_{name}") if flag else (f"--{name}",)
+            arg = Arg(names, name, stmt, takes="optional" if flag else "one")
             arg.required = bare
             out.append(arg)
     for base in cls.bases:
