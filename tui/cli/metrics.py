@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import io
 import json
 import math
 import sys
@@ -137,24 +138,47 @@ def _read_job(args: argparse.Namespace, tracker, out: _Rows | _Spool) -> tuple[s
 
 class _Rows:
     """CSV rows of the points the tracker added since the last flush; the written points are
-    dropped from the series, so memory stays bounded however long the log."""
+    dropped from the series, so memory stays bounded however long the log. Each flush is one
+    write of text formatted in bulk (csv's writer, a row at a time, took 2 µs a point)."""
 
     def __init__(self, tracker) -> None:
         self.tracker = tracker
-        self.out = csv.writer(sys.stdout, lineterminator="\n")
+        self.write = sys.stdout.write
         self.started = False
 
     def flush(self) -> None:
+        rows: list[str] = []
         if not self.started:
-            self.out.writerow(["metric", "step", "epoch", "value"])
+            rows.append("metric,step,epoch,value\n")
             self.started = True
         for series in self.tracker.series.values():
-            for i, (x, y) in enumerate(zip(series.xs, series.ys, strict=True)):
-                epoch = series.epoch_at(i)
-                self.out.writerow(
-                    [series.name, _number(x), "" if epoch is None else _number(epoch), repr(y)]
-                )
+            if not series.ys:
+                continue
+            lead = _csv_name(series.name)
+            xs, es, ys = series.xs, series.es, series.ys
+            if not es:  # as _number() and repr() write them; no epoch known
+                rows += [
+                    f"{lead}{int(x) if x.is_integer() else x},,{y!r}\n"
+                    for x, y in zip(xs, ys, strict=True)
+                ]
+            else:
+                rows += [
+                    f"{lead}{_number(x)},{_epoch(es, i)},{y!r}\n"
+                    for i, (x, y) in enumerate(zip(xs, ys, strict=True))
+                ]
             series.clear()
+        self.write("".join(rows))
+
+
+def _csv_name(name: str) -> str:
+    """`name,` as the csv module writes it at the start of a row (quoted where it must be)."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerow([name, ""])
+    return out.getvalue()[:-1]
+
+
+def _epoch(es: array, i: int) -> str:
+    return "" if i >= len(es) or math.isnan(es[i]) else str(_number(es[i]))
 
 
 class _Spool:

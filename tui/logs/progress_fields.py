@@ -242,14 +242,27 @@ def stamp(line: str) -> float | None:
     m = _STAMP.match(line)
     if m is None:
         return None
+    y, mo, d, h, mi, s, f = m.groups()
+    minute = _MINUTES.get((y, mo, d, h, mi), False)
+    if minute is False:  # a line a step prints its time: a minute's lines share its date
+        if len(_MINUTES) >= 4096:
+            _MINUTES.clear()
+        minute = _MINUTES[y, mo, d, h, mi] = _minute(y, mo, d, h, mi)
+    second = int(s)
+    if minute is None or second > 59:  # as datetime says: no such date, hour or second
+        return None
+    return minute + second + (float(f"0.{f}") if f else 0.0)
+
+
+_MINUTES: dict[tuple[str | None, ...], float | None] = {}
+
+
+def _minute(y: str | None, mo: str, d: str, h: str, mi: str) -> float | None:
     try:
-        year = int(m["y"]) if m["y"] else 2000
-        day = datetime.datetime(year, int(m["mo"]), int(m["d"]), int(m["h"]), int(m["mi"]),
-                                int(m["s"]))  # fmt: skip
+        day = datetime.datetime(int(y) if y else 2000, int(mo), int(d), int(h), int(mi))
     except ValueError:
         return None
-    fraction = float(f"0.{m['f']}") if m["f"] else 0.0
-    return (day - datetime.datetime(2000, 1, 1)).total_seconds() + fraction
+    return (day - datetime.datetime(2000, 1, 1)).total_seconds()
 
 
 def clock(text: str | None) -> float | None:
