@@ -10,10 +10,18 @@ review re-render < 16 ms with paint.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
+import pty
+import re
+import select
+import signal
 import statistics
+import struct
 import subprocess
 import sys
+import tempfile
+import termios
 import time
 from pathlib import Path
 
@@ -101,6 +109,55 @@ def first_frame(runs: int = 11) -> None:
     )
 
 
+_ESCAPE = re.compile(rb"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def _on_screen(argv: list[str], text: bytes, env: dict[str, str]) -> float:
+    """Seconds from spawning `argv` in an 80 × 24 terminal (a pty) until `text` is drawn."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the command, in an empty folder (no code folder to read)
+        os.chdir(tempfile.gettempdir())
+        os.execve(argv[0], argv, env)
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    start, seen, took = time.perf_counter(), b"", float("nan")
+    while time.perf_counter() - start < 30:
+        if not select.select([fd], [], [], 0.05)[0]:
+            continue
+        try:
+            seen += os.read(fd, 1 << 16)
+        except OSError:
+            break
+        if text in _ESCAPE.sub(b"", seen):
+            took = time.perf_counter() - start
+            break
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return took
+
+
+def terminal_first_frame(runs: int = 11) -> None:
+    """`dtrain-tui` as a user starts it, in a terminal, until the framework step's question is
+    drawn; beside a bare Textual app until its Static is drawn; in turn, run after run."""
+    env = {**os.environ, "TERM": "xterm-256color", "PYTHONPATH": str(ROOT)}
+    bare_app = Path(tempfile.mkdtemp(prefix="bench-wizard-"), "bare.py")
+    bare_app.write_text(
+        "from textual.app import App\nfrom textual.widgets import Static\n"
+        "class Bare(App):\n    def compose(self):\n        yield Static('a floor')\n"
+        "Bare().run()\n"
+    )
+    wizard, bare = [], []
+    for _ in range(runs):
+        wizard.append(_on_screen([sys.executable, "-m", "tui.cli.main"], b"training script", env))
+        bare.append(_on_screen([sys.executable, str(bare_app)], b"a floor", env))
+    m = statistics.median
+    print(
+        f"in a terminal, start → first screen: dtrain-tui {m(wizard):.3f} s, bare Textual app "
+        f"{m(bare):.3f} s: {m(a / b for a, b in zip(wizard, bare, strict=True)):.2f}x  "
+        "(target ≤ 1.5x and < 0.3 s)"
+    )
+
+
 async def review_rerender(runs: int = 15) -> tuple[list[float], list[float]]:
     from tui.app import DtrainApp
     from tui.core.spec import JobSpec
@@ -129,6 +186,7 @@ async def review_rerender(runs: int = 15) -> tuple[list[float], list[float]]:
 def main() -> None:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; medians of pairs")
     first_frame()
+    terminal_first_frame()
     compute, paint = asyncio.run(review_rerender())
     print(
         f"review re-render at 128 × 8 = 1,024 ranks after a change: "

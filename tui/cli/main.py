@@ -323,10 +323,10 @@ def cmd_presets(args: argparse.Namespace) -> int:
 
 
 def cmd_wizard(args: argparse.Namespace) -> int:
-    from tui.core.presets import PresetProblem, get_preset
-
     spec = None
-    if args.preset:
+    if args.preset:  # presets (and yaml) only when asked: the first frame does not need them
+        from tui.core.presets import PresetProblem, get_preset
+
         try:
             spec = get_preset(args.preset).spec
         except PresetProblem as err:
