@@ -23,7 +23,7 @@ class _Dialog(ModalScreen):
     DEFAULT_CSS = """
     _Dialog { align: center middle; }
     _Dialog > Vertical {
-        width: 70; height: auto; padding: 1 2;
+        width: 70; height: auto; max-height: 100%; overflow-y: auto; padding: 1 2;
         border: thick $primary; background: $surface;
     }
     _Dialog Horizontal { height: auto; margin-top: 1; }
@@ -308,7 +308,8 @@ class SubmitScreen(_Dialog):
         pressed = self.query_one(RadioSet).pressed_button
         kind = (pressed.id or "to-local").removeprefix("to-") if pressed else "local"
         if kind == "local" and self.local_blocked:
-            self.notify("Fix what stops the run here first (above)", severity="error")
+            what = "Install and run here, or fix" if self.installs else "Fix"
+            self.notify(f"{what} what stops the run here first (above)", severity="error")
             return
         form = self.query_one(WorkspaceForm)
         if kind == "azureml" and self.azure is not None and form.problems:

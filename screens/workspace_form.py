@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.markup import escape
 from textual.message import Message
 from textual.widgets import Label, Select, Static
@@ -33,7 +33,9 @@ class WorkspaceForm(Vertical):
     what is wrong. Posts `Chosen` after each change: the workspace when all three are right."""
 
     DEFAULT_CSS = """
-    WorkspaceForm { height: auto; }
+    WorkspaceForm { height: auto; margin-top: 1; }
+    WorkspaceForm .ws-row, WorkspaceForm .ws-row SelectCurrent { height: auto; margin-top: 0; }
+    WorkspaceForm .ws-row Label { width: 16; }
     WorkspaceForm Select { width: 1fr; }
     WorkspaceForm .ws-problem { color: $error; height: auto; }
     """
@@ -56,8 +58,9 @@ class WorkspaceForm(Vertical):
 
     def compose(self) -> ComposeResult:
         for field, title in FIELDS.items():
-            yield Label(title)
-            yield Select([], id=_wid(field), prompt=f"choose a {field}", compact=True)
+            with Horizontal(classes="ws-row"):
+                yield Label(title)
+                yield Select([], id=_wid(field), prompt=f"choose a {field}", compact=True)
             yield Static("", id=f"{_wid(field)}-problem", classes="ws-problem")
 
     def _select(self, field: str) -> Select:

@@ -48,6 +48,12 @@ def text_of(screen, selector: str) -> str:
     return str(screen.query_one(selector, Static).render())
 
 
+def checked(shown: str) -> bool:
+    """The check has ended (no `…` under its lines): the dialog stops growing, so a click lands
+    where the button is."""
+    return "gpu-cluster" in shown and "…" not in shown
+
+
 async def test_submit_step_shows_the_workspace_and_the_compute_check_then_submits(
     backend, emulator
 ) -> None:
@@ -62,7 +68,7 @@ async def test_submit_step_shows_the_workspace_and_the_compute_check_then_submit
         )
         dialog = app.screen
         await pilot.click("#to-azureml")
-        await until(pilot, lambda: "gpu-cluster" in text_of(dialog, "#azure-check"), "the check")
+        await until(pilot, lambda: checked(text_of(dialog, "#azure-check")), "the check")
         shown = text_of(dialog, "#azure-check")
         assert "Workspace ws-test (resource group rg-test" in shown
         assert "Signed in to Azure." in shown
