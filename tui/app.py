@@ -22,6 +22,7 @@ from tui.core.spec import JobSpec
 from tui.gc_pause import GcPausedUntilReady
 from tui.key_order import OrderedKeys
 from tui.palette import WizardCommands
+from widgets.log_spools import remove_stale_spools
 
 if TYPE_CHECKING:
     from tui.backends.base import JobHandle
@@ -114,7 +115,8 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
 
     def on_ready(self) -> None:
         # After the first frame: build JobSpec's validator (deferred) and read the SKU table
-        # now, so that the first answer changed does not wait for them.
+        # now, so that the first answer changed does not wait for them. Stale spools go too.
+        self.run_worker(remove_stale_spools, thread=True, group="spools", exit_on_error=False)
         JobSpec()
 
     # ---- plan ------------------------------------------------------------------------------

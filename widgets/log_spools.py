@@ -4,7 +4,8 @@
 folder; a 1 GB log makes a 1 GB spool. It is deleted by `LogStore.close()` (the view is left),
 and, for the spools `track`ed and not yet `forget`-ten, at exit and on SIGHUP or SIGTERM (the
 terminal closed, the session ended: Python would otherwise die without running anything). One a
-SIGKILL left is deleted by `remove_stale` when the next log view opens.
+SIGKILL left is deleted by `remove_stale` at the app's next start (`remove_stale_spools`, in a
+thread once the first frame is drawn) and when the next log view opens.
 """
 
 from __future__ import annotations
@@ -25,26 +26,70 @@ def forget(path: Path) -> None:
     _OPEN_SPOOLS.discard(path)
 
 
+def spool_dir() -> Path:
+    """Where spools live: `$DTRAIN_TUI_HOME/cache/spool`, else the platform's user cache dir."""
+    from tui.core.dirs import cache_dir  # not before the app's first frame needs it
+
+    return cache_dir() / "spool"
+
+
+def remove_stale_spools() -> None:
+    """At the app's start: delete the spools that processes gone since left (`remove_stale`).
+    A glob of one folder and a stat per spool, run in a thread after the first frame."""
+    remove_stale(spool_dir())
+
+
 def remove_stale(folder: Path) -> None:
     """Delete spools left by processes that are gone (a crash or SIGKILL skips every clean-up),
     or whose process number now belongs to a process started after the spool's last write."""
     if os.name != "posix":
         return  # os.kill(pid, 0) is not a liveness probe on Windows
+    boot = _boot_time()
     for path in folder.glob("log-*-*.txt"):
         try:
             pid = int(path.name.split("-")[1])
-            if pid == os.getpid():
-                continue
-            os.kill(pid, 0)
-            started = os.stat(f"/proc/{pid}").st_ctime  # Linux: when that process started
-            if path.stat().st_mtime >= started:
-                continue  # its process may still be writing it
-        except (ProcessLookupError, FileNotFoundError):
-            pass
-        except (ValueError, PermissionError, OSError):
+        except ValueError:
             continue
-        with contextlib.suppress(OSError):
-            path.unlink()
+        if pid != os.getpid() and not _owner_may_write(pid, path, boot):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
+def _owner_may_write(pid: int, spool: Path, boot: float | None) -> bool:
+    """Whether process `pid` is alive and, where /proc says when it started (Linux), started
+    before `spool`'s last write: else its number was reused and the spool's writer is gone."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    if boot is None:
+        return True  # no start time to tell a reused number by: keep it
+    try:
+        return spool.stat().st_mtime >= _started(pid, boot)
+    except FileNotFoundError:
+        return False  # it ended meanwhile, or the spool is gone already
+    except (OSError, ValueError, IndexError):
+        return True
+
+
+def _started(pid: int, boot: float) -> float:
+    """When `pid` started, in seconds since the epoch, never later than it did (the boot time
+    is in whole seconds, rounded down). The /proc/PID folder's ctime is not it: that is when the
+    folder was first looked at, which can be long after (a live log view's spool was deleted)."""
+    with open(f"/proc/{pid}/stat", "rb") as f:
+        after_name = f.read().rsplit(b")", 1)[1].split()
+    return boot + int(after_name[19]) / os.sysconf("SC_CLK_TCK")  # field 22, starttime
+
+
+def _boot_time() -> float | None:
+    """When this machine booted (Linux's /proc/stat btime); None where there is no /proc."""
+    try:
+        with open("/proc/stat", "rb") as f:
+            return float(next(line.split()[1] for line in f if line.startswith(b"btime ")))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return None
 
 
 _OPEN_SPOOLS: set[Path] = set()

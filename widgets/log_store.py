@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tui.core.dirs import cache_dir
-from widgets.log_spools import forget, remove_stale, track
+from widgets.log_spools import forget, remove_stale, spool_dir, track
 
 if TYPE_CHECKING:
     from widgets.log_head import LogHead
@@ -56,11 +55,6 @@ _TRIGGERS = (
 than the regex, so most text is cleared without it (each batch is scanned once per word)."""
 
 PLAIN, ERROR_START, ERROR_BODY = 0, 1, 2
-
-
-def spool_dir() -> Path:
-    """Where spools live: `$DTRAIN_TUI_HOME/cache/spool`, else the platform's user cache dir."""
-    return cache_dir() / "spool"
 
 
 def strip_ansi(text: str) -> str:
