@@ -29,7 +29,7 @@ from screens.job_keys import JobKeys
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
 from screens.job_network import JobNetwork
 from screens.job_ranks import JobRanks
-from screens.job_status import STATE_COLOR, clock, elapsed, job_line, log_line
+from screens.job_status import STATE_COLOR, clock, elapsed, job_line, log_line, path_line
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, rank_logs
@@ -260,9 +260,14 @@ class JobScreen(JobKeys):
         ended = self.status is not None and self.status.is_terminal
         view = self.query_one(LogView)
         title = self._label(self.log_name)
-        return f"{text}\n" + log_line(
+        text += "\n" + log_line(
             title, state, view, ended=ended, head_fill=self.head_fill, saved_path=self.saved_path
         )
+        # A local rank log deleted or renamed over while the job writes on: followed by its file.
+        whose = f"{title}'s log" if title != self.log_name else title
+        change = getattr(self.follower.source, "path_change", None) if self.follower else None
+        moved = path_line(whose, state, change)
+        return f"{text}\n{moved}" if moved else text
 
     def _cost(self) -> str | None:
         """`cost ≈ $12.34 so far · ≈ $56.78 to finish (…)`: the job's clock (from its start) and

@@ -1,6 +1,7 @@
 """The job screen's status lines, as markup: the job (backend, name, state, elapsed time, its
-Studio link, the last problem) and the log on display (size, lines, how fresh, the follower's
-phase, follow or paused, wrap, search, filter, errors, where it was saved).
+Studio link, the last problem), the log on display (size, lines, how fresh, the follower's
+phase, follow or paused, wrap, search, filter, errors, where it was saved), and what changed
+about that log's path while it was followed.
 
 Pure functions of what the screen knows: the screen redraws them every second and after
 every change.
@@ -120,6 +121,16 @@ def log_line(
     if saved_path:
         parts.append(f"saved {escape(saved_path.name)}")
     return " · ".join(parts)
+
+
+def path_line(whose: str, state: FollowerState, change: str | None) -> str | None:
+    """That the log's path was deleted or `change`d on disk while the job writes on (None while
+    it was not): its lines still come, from the file the job opened. `whose`: `rank 3's log`."""
+    if state.notice is None:
+        return None
+    if change is None:  # a source that says it only in words
+        return f"[$warning]{escape(state.notice)}[/]"
+    return f"[$warning]{escape(whose)} was {change} on disk; following the file the job writes[/]"
 
 
 def clock(seconds: float) -> str:

@@ -40,6 +40,7 @@ class Stepper:
     it), `everything` every line ever handed out."""
 
     def __init__(self, source: FileSource) -> None:
+        self.source = source
         self.updates = LogFollower(source, timing=NOW, sleep=_no_sleep).updates()
         self.shown: list[str] = []
         self.everything: list[str] = []
@@ -80,6 +81,7 @@ async def test_a_log_whose_path_changes_is_followed_by_its_file(tmp_path: Path, 
     assert step.shown == lines("job", 0, 1000).decode().splitlines()
     notices = {u.state.notice for u in step.seen if u.state.notice}
     what = "was deleted" if change == "deleted" else "now names another file"
+    assert step.source.path_change == ("deleted" if change == "deleted" else "replaced")
     assert notices == {
         f"user_logs/std_log_process_0.txt: the path {what}; following the file the job writes,"
         " as before"

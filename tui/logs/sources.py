@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
@@ -103,6 +103,8 @@ class FileSource:
         self._reads = 0
         self.moved: str | None = None
         """Set once the path no longer names the file being followed: what happened to it."""
+        self.path_change: Literal["deleted", "replaced"] | None = None
+        """The same, in a word: the path was deleted, or another file was renamed over it."""
         self._fd: int | None = None
         self._ident: tuple[int, int] | None = None
 
@@ -123,13 +125,13 @@ class FileSource:
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
-            what = "was deleted"
+            self.path_change, what = "deleted", "was deleted"
         except OSError:
             return
         else:
             if (st.st_dev, st.st_ino) == self._ident:
                 return
-            what = "now names another file"
+            self.path_change, what = "replaced", "now names another file"
         self.moved = f"{self.name}: the path {what}; following the file the job writes, as before"
 
     async def read(self, offset: int, limit: int | None = None) -> bytes:
