@@ -18,7 +18,7 @@ from tests.azure.test_jobs_end_to_end import lines_job
 from tests.ui import waits
 from tui.backends.azureml import AzureMLBackend
 from tui.backends.azureml.arm import problems
-from tui.backends.azureml.workspace import remembered_path
+from tui.backends.azureml.workspace import NO_WORKSPACE, remembered_path
 
 pytestmark = pytest.mark.slow
 
@@ -43,6 +43,9 @@ def test_the_lists_hold_what_the_identity_sees_and_problems_are_said_at_once(see
     backend = AzureMLBackend(credential=StaticCredential())
     found, choices = backend.workspace_choices()
     assert found is None  # nothing configured here
+    assert NO_WORKSPACE.endswith(
+        "or choose it in the app's Submit step (Azure ML), which remembers it"
+    )
     assert choices.subscriptions == {
         seen.subscription: "Emulated subscription",
         "11111111-2222-3333-4444-555555555555": "Research",

@@ -50,7 +50,8 @@ NOT_SIGNED_IN = (
 NO_WORKSPACE = (
     "no Azure ML workspace configured: pass --subscription, --resource-group and --workspace, "
     f"set {ENV_SUBSCRIPTION}, {ENV_RESOURCE_GROUP} and {ENV_WORKSPACE}, or put the workspace's "
-    "config.json (Azure portal → the workspace → Download config.json) in this folder or .azureml/"
+    "config.json (Azure portal → the workspace → Download config.json) in this folder or "
+    ".azureml/, or choose it in the app's Submit step (Azure ML), which remembers it"
 )
 
 
