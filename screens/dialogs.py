@@ -162,6 +162,8 @@ class SubmitScreen(_Dialog):
         self.create_compute = create_compute
         """Offers to create a missing cluster (name, then called back with True once made)."""
         self._checked = False
+        self._lead: list[str] = []
+        """Lines said before the check's own (why the form is not there)."""
         self._missing: str | None = None
 
     def compose(self) -> ComposeResult:
@@ -230,7 +232,11 @@ class SubmitScreen(_Dialog):
         try:
             found, choices = self.azure().workspace_choices()
         except Exception as err:  # not signed in, no network: one line with the fix
-            self.app.call_from_thread(self._show_check, [], str(err))
+            if type(err).__name__ == "ListingFailed" and self.azure_check is not None:
+                self._lead = [f"warning: {err}; checking the workspace found instead"]
+                self.app.call_from_thread(self._check_azure)  # no form to offer, the old way
+            else:
+                self.app.call_from_thread(self._show_check, [], str(err))
         else:
             self.app.call_from_thread(self._show_workspaces, found, choices)
 
@@ -260,7 +266,7 @@ class SubmitScreen(_Dialog):
     def _check_azure(self) -> None:
         """The workspace, sign-in and compute check, line by line (they block on the network)."""
         assert self.azure_check is not None
-        lines: list[str] = []
+        lines: list[str] = list(self._lead)
         try:
             if self.azure is not None and self.workspace is not None:
                 self.azure().use_workspace(self.workspace)  # and remembered for the next run

@@ -13,7 +13,7 @@ from textual.widgets import Input, Select, Static
 from screens.dialogs import SubmitScreen
 from screens.workspace_form import WorkspaceForm
 from tests.azure.conftest import StaticCredential
-from tests.azure.emulator import WorkspaceEmulator
+from tests.azure.emulator import Fault, WorkspaceEmulator
 from tests.azure.test_jobs_end_to_end import lines_job
 from tests.ui import waits
 from tui.backends.azureml import AzureMLBackend
@@ -188,3 +188,20 @@ def test_the_cli_says_every_wrong_field_in_one_round(seen, tmp_path):
         "which named it (or give --resource-group)); workspace: no workspace ws-tset in Emulated "
         "subscription (did you mean ws-test?) (check --workspace, which named it)"
     )
+
+
+async def test_without_the_lists_the_workspace_found_is_checked_as_before(emulator, backend):
+    """An identity that may not list subscriptions still submits to the workspace it names."""
+    emulator.faults.append(Fault("GET", "/subscriptions", status=403))  # the first list only
+    app = make_app(backend)
+    async with app.run_test(size=(120, 50)) as pilot:
+        app.action_submit()
+        await waits.until(pilot, lambda: waits.on_screen(app, SubmitScreen), "the dialog")
+        await pilot.click("#to-azureml")
+        dialog = app.screen
+        await waits.until(pilot, lambda: "gpu-cluster" in check_text(dialog), "the check")
+        shown = check_text(dialog)
+        assert shown.startswith("warning: could not list your subscriptions (")
+        assert "checking the workspace found instead" in shown
+        assert "Workspace ws-test (resource group rg-test" in shown
+        assert not dialog.query_one(WorkspaceForm).display

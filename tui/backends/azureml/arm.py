@@ -32,6 +32,11 @@ WRONG_FIELD = re.compile(r"(subscription|resource group|workspace) \S+ not found
 """How `errors.explain` begins when Azure does not know one of the three."""
 
 
+class ListingFailed(BackendError):
+    """The subscriptions could not be listed (no permission to list, no network to ARM): the
+    form cannot be offered, and the workspace found elsewhere is checked as it is."""
+
+
 def arm_base() -> str:
     """ARM's address: azure-ai-ml's developer override (`AZUREML_DEV_URL_MFE`, where the tests'
     workspace emulator listens) when set, else the public cloud."""
@@ -80,10 +85,13 @@ def list_choices(credential: Any, base: str | None = None) -> Choices:
     policies = [RetryPolicy(retry_total=2), BearerTokenCredentialPolicy(credential, ARM_SCOPE)]
     choices = Choices()
     with PipelineClient(base_url=base, policies=policies) as client:
-        for sub in _pages(client, f"{base}/subscriptions?api-version={SUBSCRIPTIONS_API}"):
-            if sub.get("state", "Enabled") in ("Enabled", "Warned", "PastDue"):
-                sid = str(sub.get("subscriptionId") or "")
-                choices.subscriptions[sid] = str(sub.get("displayName") or sid)
+        try:
+            for sub in _pages(client, f"{base}/subscriptions?api-version={SUBSCRIPTIONS_API}"):
+                if sub.get("state", "Enabled") in ("Enabled", "Warned", "PastDue"):
+                    sid = str(sub.get("subscriptionId") or "")
+                    choices.subscriptions[sid] = str(sub.get("displayName") or sid)
+        except Exception as err:  # refused, unreachable: said, and the found one is used
+            raise ListingFailed(f"could not list your subscriptions ({err})") from None
         for sid in choices.subscriptions:
             url = (
                 f"{base}/subscriptions/{sid}/providers/Microsoft.MachineLearningServices"
