@@ -232,7 +232,9 @@ class SubmitScreen(_Dialog):
         try:
             found, choices = self.azure().workspace_choices()
         except Exception as err:  # not signed in, no network: one line with the fix
-            if type(err).__name__ == "ListingFailed" and self.azure_check is not None:
+            from tui.backends.azureml.arm import ListingFailed
+
+            if isinstance(err, ListingFailed) and self.azure_check is not None:
                 self._lead = [f"warning: {err}; checking the workspace found instead"]
                 self.app.call_from_thread(self._check_azure)  # no form to offer, the old way
             else:
