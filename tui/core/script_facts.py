@@ -252,8 +252,12 @@ class ScriptFacts:
             for word in new:
                 found = list(self.functions.get(word, ()))
                 cls = self.classes.get(word)
-                if cls is not None:
-                    found += [fn for fn in cls.body if isinstance(fn, _FUNCTIONS)]
+                if cls is not None:  # a plain class's methods run when named (or dunders)
+                    found += [
+                        fn
+                        for fn in cls.body
+                        if isinstance(fn, _FUNCTIONS) and (cls.bases or fn.name.startswith("__"))
+                    ]
                 for fn in found:
                     if fn not in live:
                         live.add(fn)
@@ -288,7 +292,7 @@ class ScriptFacts:
         out = []
         for resolved, call in self.calls:
             head = dotted(call.func).split(".")[0]
-            library = head in self.module_of[call].aliases and not self._local(resolved)
+            library = head in self.module_of[call].aliases and not self.local(resolved)
             if (_plain(call.func)[:1] == [name] and not library) or any(
                 isinstance(a, ast.Name | ast.Attribute) and _plain(a)[:1] == [name]
                 for a in [*call.args, *(k.value for k in call.keywords)]
@@ -296,7 +300,7 @@ class ScriptFacts:
                 out.append(call)  # torch.save(...) does not call the script's own save()
         return out
 
-    def _local(self, resolved: str) -> bool:
+    def local(self, resolved: str) -> bool:
         """A name resolved through an import of the code folder's own modules."""
         dotted_files = set()
         for m in self.modules:

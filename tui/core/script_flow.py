@@ -28,6 +28,8 @@ class Value:
 
     value: object
     flags: frozenset[str] = frozenset()
+    env: bool = False
+    """Read from the launcher's environment (RANK, WORLD_SIZE, ...): right under the plan."""
 
     @property
     def known(self) -> bool:
@@ -150,7 +152,7 @@ class Flow:
             stored = isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
             if stored and self._is_args(node) and node.attr in self.args:  # type: ignore[union-attr]
                 old = self.args[node.attr]  # type: ignore[union-attr]
-                self.args[node.attr] = Value(old.value, old.flags | flags)  # type: ignore[union-attr]
+                self.args[node.attr] = Value(old.value, old.flags | flags, old.env)  # type: ignore[union-attr]
 
     def _is_args(self, node: ast.AST) -> bool:
         names = self.parser.namespaces if self.parser else set()
@@ -259,13 +261,13 @@ class Flow:
         if name in _CASTS and len(args) == 1:
             if not args[0].known:
                 return Value(UNKNOWN, args[0].flags)
-            return Value(_CASTS[name](args[0].value), args[0].flags)
+            return Value(_CASTS[name](args[0].value), args[0].flags, args[0].env)
         return NOTHING
 
     def _env(self, key: object, default: object) -> Value:
         if not isinstance(key, str):
             return NOTHING
-        return Value(str(self.env[key]) if key in self.env else default)
+        return Value(str(self.env[key]), env=True) if key in self.env else Value(default)
 
     # ---- asking ---------------------------------------------------------------------------
 

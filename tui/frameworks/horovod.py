@@ -85,6 +85,7 @@ _BROADCASTS = (
     "TorchState",  # elastic: the state syncs (broadcasts) from rank 0 on every reset
     "TensorFlowState",
     "TensorFlowKerasState",
+    "KerasState",
 )
 
 

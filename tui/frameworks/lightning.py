@@ -13,6 +13,7 @@ from tui.core.script_args import Arg, Parser
 from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 from tui.frameworks.base import Launcher, Package
 from tui.frameworks.pytorch import PyTorch
+from tui.frameworks.pytorch_data import write_rules
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
@@ -102,6 +103,8 @@ def _trainer_shape(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterato
     spec = plan.spec
     if any(k.arg is None for k in call.keywords):
         return  # Trainer(**kwargs): cannot be read
+    if _value(plan, keyword(call, "strategy") or keyword(call, "accelerator")) == "horovod":
+        return  # Horovod's ranks (one per GPU, mpirun's) make the world, not num_nodes
     for kw, want in (("num_nodes", spec.nodes), ("devices", spec.gpus_per_node)):
         node = keyword(call, kw)
         if kw == "devices" and node is None:
@@ -211,8 +214,8 @@ class Lightning(PyTorch):
     mechanisms = ("Lightning", "--trainer.")
     init_call = "`Trainer(num_nodes=…, devices=…)`, which joins the process group"
     glossary = ()
-    script_rules = (trainer_rules,)
-    takeover_rules = (trainer_rules,)
+    script_rules = (trainer_rules, write_rules)
+    takeover_rules = (trainer_rules, write_rules)
     script_parser_adders = ("add_argparse_args",)
 
     def script_takeover(self, src: ScriptFacts) -> str | None:

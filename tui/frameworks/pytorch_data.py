@@ -26,6 +26,7 @@ def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from device_rules(src, plan)
     if not setup_calls(src):
         return  # the process group's fix brings the wrap and the sampler
+    yield from shard_rules(src, plan)
     by_hand = any("grad" in ast.dump(c) for c in src.find("all_reduce", "allreduce"))
     if not src.find(*WRAPS) and not src.has(*WRAPS) and not by_hand:
         yield src.finding(
@@ -101,6 +102,44 @@ def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]
                 'use the local rank: int(os.environ["LOCAL_RANK"])',
                 "device_not_local_rank",
             )
+
+
+def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """Data cut in world-size shares, the share picked by the local rank (`per_worker *
+    local_rank`, `parts[local_rank]`): every node takes the first node's shares."""
+    if plan.nodes <= 1:
+        return
+    done: set[ast.AST] = set()
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Subscript):
+                picked = _node_local(node.slice) and not dotted(node.value).endswith("environ")
+            elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
+                picked = _node_local(node.left) or _node_local(node.right)
+            else:
+                continue
+            fn = src.function_of(node)
+            if not picked or fn is None or fn in done or not src.runs(node):
+                continue
+            words = {getattr(n, "id", None) or getattr(n, "attr", "") for n in ast.walk(fn)}
+            sized = any("world_size" in w.lower() or w == "get_world_size" for w in words)
+            text = ast.dump(src.statement(node)).lower()
+            if not sized or any(w in text for w in ("cuda", "device", "gpu")):
+                continue
+            done.add(fn)
+            yield src.finding(
+                node,
+                f"the data is cut into world-size ({plan.world}) shares but the share is picked "
+                f"by the local rank (0..{plan.gpus_per_node - 1}): every node trains on the "
+                "first node's shares and the rest of the data is never read",
+                'pick the share by the global rank: int(os.environ["RANK"])',
+                "rank_not_from_env",
+            )
+
+
+def _node_local(node: ast.AST) -> bool:
+    name = getattr(node, "id", None) or getattr(node, "attr", "")
+    return isinstance(node, ast.Name | ast.Attribute) and "local_rank" in name.lower()
 
 
 def _flag_default(plan: CheckPlan, index: ast.AST) -> str | None:
@@ -179,7 +218,13 @@ def _global_rank(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
 def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """A map-style DataLoader sharded by rank (an IterableDataset shards itself, or not: it is
     not this rule's), and a shuffling DistributedSampler reseeded each epoch."""
-    loaders = [c for c in src.find("DataLoader") if not _iterable(src, c) and not plan.off(c)]
+    loaders = [
+        c
+        for c in src.find("DataLoader")
+        if not _iterable(src, c)
+        and not _synthetic(src, keyword(c, "dataset", 0))
+        and not plan.off(c)
+    ]
     samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
     sharded = src.has(
         "DistributedSampler", "split_dataset_by_node", "shard", "num_replicas", "deepspeed_io"
@@ -221,6 +266,36 @@ def _iterable(src: ScriptFacts, loader: ast.Call) -> bool:
     return cls is not None and any("Iterable" in dotted(b) for b in cls.bases)
 
 
+_RANDOM = ("randn", "rand", "randint", "random_", "normal_", "uniform_", "FakeData")
+
+
+def _synthetic(src: ScriptFacts, data: ast.AST | None, depth: int = 6) -> bool:
+    """A dataset of random tensors (`TensorDataset(torch.randn(…), …)`, `FakeData`, or what a
+    function of the script returns of them): every rank reading all of it loses nothing."""
+    if isinstance(data, ast.Name) and depth:
+        scope = src.function_of(data) or src.module_of[data].tree
+        made = [
+            n.value
+            for n in ast.walk(scope)
+            if isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == data.id for t in n.targets)
+        ]
+        return len(made) == 1 and _synthetic(src, made[0], depth - 1)
+    if not isinstance(data, ast.Call) or not depth:
+        return False
+    last = dotted(data.func).split(".")[-1]
+    if last in _RANDOM:
+        return True
+    if last == "TensorDataset":
+        return bool(data.args) and all(_synthetic(src, a, depth - 1) for a in data.args)
+    for fn in src.functions.get(last, []) if len(src.functions.get(last, [])) == 1 else []:
+        returns = [n.value for n in ast.walk(fn) if isinstance(n, ast.Return) and n.value]
+        return len(returns) == 1 and _synthetic(src, returns[0], depth - 1)
+    if isinstance(data.func, ast.Attribute):  # torch.empty(n).random_(k)
+        return _synthetic(src, data.func.value, depth - 1)
+    return False
+
+
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
 _ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
 
@@ -238,16 +313,34 @@ def _per_rank(call: ast.Call) -> bool:
 
 def _engines(src: ScriptFacts) -> set[str]:
     """Names bound to what an engine maker returns (`model, opt, _, _ = deepspeed.initialize(…)`):
-    their save_checkpoint is collective, every rank must call it."""
+    their save_checkpoint is collective, every rank must call it. Not `accelerator.prepare`'s:
+    its model's save_pretrained() writes from every rank that calls it."""
     names: set[str] = set()
-    for call in src.find("initialize", "prepare"):
+    for call in src.find("initialize"):  # accelerator.prepare's model is the user's module
         parent = src.parents.get(call)
         if isinstance(parent, ast.Assign):
             for target in parent.targets:
                 first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
-                if isinstance(first, ast.Name):
-                    names.add(first.id.lower())
+                if isinstance(first, ast.Name | ast.Attribute):  # engine, or model.network
+                    names.add(dotted(first).lower())
     return names
+
+
+def _made_on_one_rank(src: ScriptFacts, call: ast.Call) -> bool:
+    """`saver.save_checkpoint()` where `saver` is None except where a rank test made it
+    (`saver = None; if rank == 0: saver = CheckpointSaver(…)`): only that rank can call it."""
+    held = call.func.value if isinstance(call.func, ast.Attribute) else None
+    if not isinstance(held, ast.Name):
+        return False
+    scope = src.function_of(call) or src.module_of[call].tree
+    made = [
+        n
+        for n in ast.walk(scope)
+        if isinstance(n, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == held.id for t in n.targets)
+        and not (isinstance(n.value, ast.Constant) and n.value.value is None)
+    ]
+    return bool(made) and all(src.guarded_by_rank(n) for n in made)
 
 
 def _wraps_a_save(src: ScriptFacts, call: ast.AST) -> bool:
@@ -276,9 +369,11 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         last = name.split(".")[-1]
         receiver = name.rpartition(".")[0].lower()
         engine = receiver in engines or any(e in receiver for e in _ENGINES)
-        # The script's own save_checkpoint() (a function or method of its code, not reached
-        # through an import): the writes in its body are checked, with its guards.
-        own = last in src.functions and name == dotted(call.func)
+        # DeepSpeed's engine.save_checkpoint(save_dir, tag=…, client_state=…) is collective
+        engine = engine or any(k.arg in ("tag", "client_state") for k in call.keywords)
+        # The script's own save_checkpoint() (a function or method of its code, reached by
+        # name or through an import of its code folder): its body's writes are checked.
+        own = last in src.functions and (name == dotted(call.func) or src.local(name))
         saving = name == "torch.save" or (last in _SAVES and not engine and not own)
         if last == "save" and receiver and receiver.split(".")[-1] in ("model", "net"):
             saving = True
@@ -291,6 +386,8 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             for k in call.keywords
         )
         if not saving or told or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
+            continue
+        if _made_on_one_rank(src, call):
             continue
         yield src.finding(
             call,

@@ -261,7 +261,9 @@ def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[
     literal = isinstance(ranked, int) and not isinstance(ranked, bool) and ranked >= 0
     if plan.flow is not None and rank is not None and not literal:
         given = plan.flow.value_at(rank)
+        # a rank the launcher's variables gave is right, whatever flags chose the branch
         literal = given.known and bool(given.flags) and isinstance(given.value, int)
+        literal = literal and not given.env
         literal = literal and given.value >= 0  # type: ignore[operator]
     local = rank is not None and any(
         "local" in (getattr(n, "id", None) or getattr(n, "attr", "")).lower()
