@@ -161,15 +161,15 @@ def scan_head(
     `deliver(numbers, bytes_scanned)`. `matches(text)` is the view's own test, asked only of
     lines whose shown text may differ from their bytes (a `\\r` in them) or with no needle."""
     found = needle_for(query)
-    pos, number = 0, 0
+    pos, number = 0, 0  # number: the line at `pos`; None where the index can tell it later
     while pos < head.end and not stop():
         buf = head.read(pos, min(READ, head.end - pos))
         if not buf:
             return
         cut = buf.rfind(b"\n") + 1 or len(buf)
-        pos += cut
         numbers = array("Q")
         if found is None:
+            number = _line_at(head, pos) if number is None else number
             text = buf[:cut].decode("utf-8", "replace").split("\n")
             numbers.extend(number + i for i, s in enumerate(text) if matches(assembled(s)))
             number += buf.count(b"\n", 0, cut)
@@ -179,6 +179,8 @@ def scan_head(
             find, count = hay.find, hay.count
             i, counted = find(needle, 0, cut), 0
             while i >= 0:
+                if number is None:
+                    number = _line_at(head, pos)
                 number += count(b"\n", counted, i)
                 counted = i
                 first = hay.rfind(b"\n", 0, i) + 1
@@ -188,8 +190,28 @@ def scan_head(
                 if b"\r" not in line or matches(assembled(line.decode("utf-8", "replace"))):
                     numbers.append(number)
                 i = find(needle, last + 1, cut) if last < cut else -1
-            number += count(b"\n", counted, cut)
+            if number is not None and head.indexed < pos + cut:
+                number += count(b"\n", counted, cut)
+            else:  # the index has numbered these bytes: no need to count them twice
+                number = None
+        pos += cut
         deliver(numbers, pos)
+
+
+def _line_at(head: LogHead, offset: int) -> int:
+    """The number of the line starting at byte `offset` (a line start), from the index's
+    nearest checkpoint before it and the newlines between. Another thread's `take()` may be
+    adding checkpoints meanwhile: those it has finished are those below `indexed`, set last."""
+    indexed = head.indexed
+    j = bisect_right(head.starts, min(offset, indexed)) - 1
+    at, number = head.starts[j], head.numbers[j]
+    while at < offset:
+        buf = head.read(at, min(READ, offset - at))
+        if not buf:
+            break
+        number += buf.count(b"\n")
+        at += len(buf)
+    return number
 
 
 def find_errors(
