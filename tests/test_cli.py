@@ -192,7 +192,10 @@ def test_a_broken_user_preset_is_reported_not_fatal(tmp_path):
         (["preview", "--set", "nodes"], "expected KEY=VALUE"),
         (["preview", "--set", "env.9X=1"], "env.9X: '9X' is not a valid variable name"),
         (["preview", "--set", "args=--name 'oops"], "close the quote"),
-        (["preview", "--preset", "nope"], "preset 'nope' not found; known presets: cluster-check, deepspeed"),
+        (
+            ["preview", "--preset", "nope"],
+            "preset 'nope' not found; known presets: cluster-check, deepspeed",
+        ),
         (["preview", "--job", "missing.yml"], "missing.yml: cannot read it"),
         (["preview", "--show", "everything"], "invalid choice: 'everything'"),
         (["preview", "--framework", "horovod"], "--framework: only with --job"),
