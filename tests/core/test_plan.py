@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tests.core.invariants import check_plan
 from tui.core.plan import AZUREML, Origin, Target, plan
+from tui.core.prices import money, snapshot_meta, vm_price
 from tui.core.spec import JobSpec, launch_mode_problem
 from tui.frameworks.huggingface import ACCELERATE
 from tui.frameworks.pytorch import TORCHRUN
@@ -316,9 +317,12 @@ def test_the_example_scripts_hide_every_name_that_looks_like_a_secret_from_the_e
 def test_fewer_gpus_per_node_than_the_size_has_warns_of_paid_idle_gpus():
     p = plan(JobSpec(nodes=2, gpus_per_node=2, sku="Standard_ND96asr_v4"))
     idle = [w for w in p.warnings if "paid for and idle" in w]
+    hourly = vm_price("Standard_ND96asr_v4").dedicated  # the shipped snapshot: no API in tests
     assert idle == [
         "sku: 2 of Standard_ND96asr_v4's 8 GPUs per node run a rank; the other 6 are paid for "
-        "and idle (12 across 2 nodes). Set GPUs per node to 8."
+        "and idle (12 across 2 nodes). Set GPUs per node to 8. The idle GPUs cost "
+        f"{money(hourly * 12 / 8)}/h dedicated (Azure retail prices, eastus, "
+        f"{snapshot_meta()[1]} snapshot)."
     ]
     one = plan(JobSpec(nodes=1, gpus_per_node=2, sku="Standard_ND96asr_v4"))
     assert any("choose Standard_NC48ads_A100_v4 (2 GPUs)" in w for w in one.warnings)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import socket
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ from tests.backends.conftest import local_plan, require
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
 from tui.cli.main import main
+from tui.core.plan import plan
+from tui.core.plan_types import Target
 from tui.core.spec import JobSpec
 from tui.logs.doctor import diagnose, load_path
 
@@ -51,15 +54,19 @@ def spec(mode: str, rank: int) -> JobSpec:
 
 def run_broken(backend: LocalBackend, mode: str):
     rank, _ = BREAKS[mode]
-    p = local_plan(spec(mode, rank))
+    broken = spec(mode, rank)
+    p = local_plan(broken)
     held = None
     if mode == "port":
-        # Another process already listens on the job's rendezvous port.
-        port = int(p.ranks[0].env_dict()["MASTER_PORT"])
+        # Another process already listens on the job's rendezvous port: taken first, then given
+        # to the plan (a free port picked by the plan could go to a job running beside this one).
         held = socket.socket()
         held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        held.bind(("", port))
+        held.bind(("", 0))
         held.listen()
+        taken = held.getsockname()[1]
+        p = plan(broken, replace(Target.for_spec("local", broken), master_port=taken))
+        assert p.ranks[0].env_dict()["MASTER_PORT"] == str(taken)
     try:
         job = backend.submit(p)
         status = backend.wait(job, timeout=120)

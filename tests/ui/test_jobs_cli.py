@@ -83,7 +83,9 @@ def test_jobs_on_a_terminal_is_the_live_list_and_q_leaves(tmp_path: Path):
     tmux = Tmux(tmp_path)
     tmux.start(f"{APP} jobs", (80, 24), tmp_path)
     try:
-        shown = tmux.wait(re.escape(name[:20]), "the job's row")
+        tmux.wait(re.escape(name[:20]), "the job's row")
+        # The row and the footer can reach the terminal in separate writes: wait for both.
+        shown = tmux.wait(rf"{re.escape(name[:20])}(.|\n)*\^q Quit", "the row and the footer")
         assert re.search(r"WHERE +NAME +STATUS +AGE", shown)
         assert re.search(rf"here +{re.escape(name[:20])}", shown)
         footer = shown.rstrip().splitlines()[-1]  # at 80 columns the essential keys still show
