@@ -193,6 +193,9 @@ class ScriptFacts:
             budget = self._walk(module, budget)
         self.live = self._live_functions()
         self.calls = [(name, call) for name, call in self.all_calls if self.runs(call)]
+        from tui.core.script_rank import rank_valued  # it reads this module's helpers
+
+        self.rank_words = rank_valued(self.modules)
 
     def _walk(self, module: Module, budget: int) -> int:
         owner: dict[ast.AST, ast.AST | None] = {module.tree: None}
@@ -339,21 +342,25 @@ class ScriptFacts:
     def guarded_by_rank(self, node: ast.AST, depth: int = 4) -> bool:
         """Inside an `if` that tests the rank (or after a rank test that returns), or in a
         function whose every caller is so guarded: a guard in the caller covers the callee."""
-        current, child = self.parents.get(node), node
+        current, child, words = self.parents.get(node), node, self.rank_words
         while current is not None:
-            if isinstance(current, ast.If | ast.IfExp) and mentions_rank(current.test):
+            if isinstance(current, ast.If | ast.IfExp) and mentions_rank(current.test, words):
                 return True
             if isinstance(current, _FUNCTIONS):
                 if any(mentions_rank(d) for d in current.decorator_list):
                     return True  # @rank_zero_only
-                if _returns_unless_rank(current.body, child):
+                if _returns_unless_rank(current.body, child, words):
                     return True
                 callers = self.callers(current)
                 if depth and callers:
                     return all(self.guarded_by_rank(c, depth - 1) for c in callers)
                 return False
             body = getattr(current, "body", None)
-            if isinstance(body, list) and child in body and _returns_unless_rank(body, child):
+            if (
+                isinstance(body, list)
+                and child in body
+                and _returns_unless_rank(body, child, words)
+            ):
                 return True
             current, child = self.parents.get(current), current
         return False
@@ -373,14 +380,14 @@ def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
                     todo.append(inner)  # type: ignore[arg-type]
 
 
-def _returns_unless_rank(body: list[ast.stmt], child: ast.AST) -> bool:
+def _returns_unless_rank(body: list[ast.stmt], child: ast.AST, words: set[str]) -> bool:
     """`if not is_main: return` before `child` in the same block."""
     for stmt in body:
         if stmt is child:
             return False
         if (
             isinstance(stmt, ast.If)
-            and mentions_rank(stmt.test)
+            and mentions_rank(stmt.test, words)
             and isinstance(stmt.body[-1], ast.Return | ast.Continue)
         ):
             return True
@@ -399,7 +406,7 @@ _RANK_WORDS = (
 )
 
 
-def mentions_rank(test: ast.AST) -> bool:
+def mentions_rank(test: ast.AST, also: set[str] | frozenset[str] = frozenset()) -> bool:
     """A test about which process this is: a rank, the main process, or GPU 0 of the node."""
     for node in ast.walk(test):
         if isinstance(node, ast.Compare) and _first_gpu(node):
@@ -411,7 +418,7 @@ def mentions_rank(test: ast.AST) -> bool:
             text = node.attr
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value
-        if any(word in text.lower() for word in _RANK_WORDS):
+        if text in also or any(word in text.lower() for word in _RANK_WORDS):
             return True
     return False
 

@@ -91,7 +91,10 @@ class Flow:
                 else:
                     default = self.value(arg.default, {}) if arg.default is not None else None
                     known = default.value if default is not None else None
-                    self.args[arg.dest] = Value(known, frozenset({arg.dest}))
+                    if default is not None and default.env:  # default=os.getenv("LOCAL_RANK")
+                        self.args[arg.dest] = default  # the launcher's value: right, not a flag's
+                    else:
+                        self.args[arg.dest] = Value(known, frozenset({arg.dest}))
         for module in self.src.modules:
             self.scopes[module.tree] = {}
             self._block(module.tree.body, self.scopes[module.tree], certain=True)

@@ -238,7 +238,11 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "DataLoader(dataset, sampler=DistributedSampler(dataset), ...)",
             "no_distributed_sampler",
         )
-    shuffled = [s for s in samplers if constant(keyword(s, "shuffle")) is not False]
+    shuffled = [
+        s
+        for s in samplers
+        if constant(keyword(s, "shuffle")) is not False and not _held_out(src, s)
+    ]
     if shuffled and not src.find("set_epoch"):
         yield src.finding(
             shuffled[0],
@@ -247,6 +251,14 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "sampler_no_set_epoch",
             "warning",
         )
+
+
+def _held_out(src: ScriptFacts, sampler: ast.Call) -> bool:
+    """A sampler of validation or test data (`val_sampler = DistributedSampler(val_set)`): its
+    order does not matter, so no reshuffling is missed."""
+    parent = src.parents.get(sampler)
+    names = [dotted(t) for t in getattr(parent, "targets", [])] + [dotted(a) for a in sampler.args]
+    return any(w in n.lower() for n in names for w in ("val", "eval", "test"))
 
 
 def _iterable(src: ScriptFacts, loader: ast.Call) -> bool:
@@ -326,6 +338,13 @@ def _engines(src: ScriptFacts) -> set[str]:
     return names
 
 
+def _downloading(src: ScriptFacts, call: ast.Call) -> bool:
+    """A write in a download or cache function (`get_from_cache`, `download_file`): several
+    ranks fetching the same data race, but RULES.md does not count downloads as writes."""
+    fn = src.function_of(call)
+    return fn is not None and any(w in fn.name.lower() for w in ("download", "cache"))
+
+
 def _made_on_one_rank(src: ScriptFacts, call: ast.Call) -> bool:
     """`saver.save_checkpoint()` where `saver` is None except where a rank test made it
     (`saver = None; if rank == 0: saver = CheckpointSaver(…)`): only that rank can call it."""
@@ -387,7 +406,7 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         )
         if not saving or told or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
             continue
-        if _made_on_one_rank(src, call):
+        if _made_on_one_rank(src, call) or _downloading(src, call):
             continue
         yield src.finding(
             call,

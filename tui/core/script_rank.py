@@ -1,0 +1,28 @@
+"""Which names of a script hold the outcome of a rank test, so that a guard on them is a guard
+on the rank (`save_to_disk = get_rank() == 0` ... `if not self.save_to_disk: return`)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+from tui.core.script_facts import Module, dotted, mentions_rank
+
+
+def rank_valued(modules: Sequence[Module]) -> set[str]:
+    """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`), and attributes
+    set from them (`self.save_to_disk = save_to_disk`): testing them tests the rank."""
+    pairs = [
+        (dotted(t).split(".")[-1], n.value)
+        for m in modules
+        for n in ast.walk(m.tree)
+        if isinstance(n, ast.Assign)
+        for t in n.targets
+        if isinstance(t, ast.Name | ast.Attribute)
+    ]
+    words = {
+        name
+        for name, value in pairs
+        if isinstance(value, ast.Compare | ast.BoolOp | ast.UnaryOp) and mentions_rank(value)
+    }
+    return words | {name for name, v in pairs if dotted(v).split(".")[-1] in words and dotted(v)}
