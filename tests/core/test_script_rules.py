@@ -331,3 +331,31 @@ def test_check_json_lists_findings_with_file_line_rule_severity_message_fix(tmp_
     }
     assert {f["rule"] for f in findings} >= {"hardcoded_master", "spawn_under_launcher"}
     assert all(f["file"].endswith("train.py") for f in findings)
+
+
+def test_a_rank_read_from_the_launchers_environment_in_a_flag_chosen_branch_is_right():
+    # The shape of MAE's util.misc.init_distributed_mode: a flag picks which branch reads the
+    # rank; the branch a per-process launch reaches reads RANK / WORLD_SIZE / LOCAL_RANK.
+    script = (
+        "import argparse, os, torch, torch.distributed as dist\n"
+        "from torch.nn.parallel import DistributedDataParallel as DDP\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.add_argument('--dist_on_itp', action='store_true')\n"
+        "args = p.parse_args()\n"
+        "if args.dist_on_itp:\n"
+        "    rank = int(os.environ['OMPI_COMM_WORLD_RANK'])\n"
+        "    world = int(os.environ['OMPI_COMM_WORLD_SIZE'])\n"
+        "    gpu = int(os.environ['OMPI_COMM_WORLD_LOCAL_RANK'])\n"
+        "elif 'RANK' in os.environ and 'WORLD_SIZE' in os.environ:\n"
+        "    rank = int(os.environ['RANK'])\n"
+        "    world = int(os.environ['WORLD_SIZE'])\n"
+        "    gpu = int(os.environ['LOCAL_RANK'])\n"
+        "else:\n"
+        "    rank, world, gpu = 0, 1, 0\n"
+        "torch.cuda.set_device(gpu)\n"
+        "dist.init_process_group('nccl', rank=rank, world_size=world)\n"
+        "model = DDP(torch.nn.Linear(2, 2).cuda(gpu), device_ids=[gpu])\n"
+    )
+    found = rules(script, nodes=2, gpus_per_node=8)
+    assert "rank_not_from_env" not in found and "distribution_disabled_by_flag" not in found
+    assert "device_not_local_rank" not in found, found
