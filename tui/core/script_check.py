@@ -33,6 +33,7 @@ from tui.core.script_facts import (
     ScriptReport,
 )
 from tui.core.script_flow import Flow
+from tui.core.script_rank import rank_valued
 from tui.core.script_read import MOST_BYTES, helpers, parse, read_script
 from tui.core.spec import JobSpec, is_remote
 from tui.frameworks import registry
@@ -64,8 +65,9 @@ def check_source(
 def _check(
     tree: ast.Module, spec: JobSpec, script: str, gpus: bool, folder: Path | None
 ) -> ScriptReport:
-    found = helpers(Module(tree, script), folder) if folder is not None else []
-    src = ScriptFacts(tree, script, found)
+    module = Module(tree, script)
+    found = helpers(module, folder) if folder is not None else []
+    src = ScriptFacts(tree, script, found, rank_valued([module, *found]))
     report = ScriptReport(script)
     framework = registry.get(spec.framework)
     world = spec.nodes * (1 if framework.one_task_per_node else spec.gpus_per_node)

@@ -176,7 +176,13 @@ class ScriptFacts:
     `torch.distributed.barrier`); `calls` holds those in code that runs (module level, or a
     function something refers to)."""
 
-    def __init__(self, tree: ast.Module, file: str = "", helpers: Sequence[Module] = ()) -> None:
+    def __init__(
+        self,
+        tree: ast.Module,
+        file: str = "",
+        helpers: Sequence[Module] = (),
+        rank_words: set[str] | frozenset[str] = frozenset(),
+    ) -> None:
         self.modules = [Module(tree, file), *helpers]
         self.all_calls: list[tuple[str, ast.Call]] = []
         self.names: set[str] = set()
@@ -193,9 +199,8 @@ class ScriptFacts:
             budget = self._walk(module, budget)
         self.live = self._live_functions()
         self.calls = [(name, call) for name, call in self.all_calls if self.runs(call)]
-        from tui.core.script_rank import rank_valued  # it reads this module's helpers
-
-        self.rank_words = rank_valued(self.modules)
+        self.rank_words = set(rank_words)
+        """Names holding a rank test's outcome (script_rank.rank_valued): a guard on the rank."""
 
     def _walk(self, module: Module, budget: int) -> int:
         owner: dict[ast.AST, ast.AST | None] = {module.tree: None}
