@@ -39,6 +39,8 @@ async def test_the_review_asks_the_api_and_redraws_the_price(monkeypatch: pytest
         async with app.run_test(size=(140, 40)) as pilot:
             await until(pilot, lambda: "from the API)" in _summary(app), "the API's price")
             assert "Price: $57.00/h dedicated, $11.40/h low-priority (2 × " in _summary(app)
+            # The notice is a message the app handles after the redraw: wait for it too.
+            await until(pilot, lambda: "prices: refreshed from the Azure" in _notices(app), "it")
             assert "prices: refreshed from the Azure retail prices API (eastus" in _notices(app)
 
 
