@@ -78,11 +78,12 @@ async def test_a_switch_says_what_it_could_not_keep_and_why():
         await pilot.pause()
         await choose_framework(pilot, "pytorch")
         assert (app.spec.zero_stage, app.spec.nodes, app.spec.gpus_per_node) == (None, 3, 4)
-        assert "ZeRO stage cleared: only DeepSpeed has it" in notes(app)
+        # A notice is a message the app handles a moment later: wait for it.
+        await until(pilot, lambda: "ZeRO stage cleared: only DeepSpeed has it" in notes(app), "it")
         await choose_framework(pilot, "tensorflow")
         assert app.spec.launch == "per_node"
+        await until(pilot, lambda: "Launch is now per-node: " in notes(app), "the launch note")
         said = notes(app)
-        assert "Launch is now per-node: " in said
         assert "Nodes is now" not in said and "GPUs per node is now" not in said
 
 
