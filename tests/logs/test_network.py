@@ -8,7 +8,6 @@ tests.logs.network_corpus` prints them, with the dev half's misses).
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -100,14 +99,12 @@ def test_an_image_without_verbs_is_named() -> None:
     assert warning is not None and "could not open libibverbs" in warning.causes[0]
 
 
-def test_a_big_log_is_read_in_bounded_time(tmp_path) -> None:
+def test_nccl_lines_before_megabytes_of_training_are_read(tmp_path) -> None:
     head = (corpus.DATA / "nccl_429.log").read_bytes()
     filler = b"step 12 loss 0.123 lr 3e-4 tokens/s 81234\n" * 200_000  # ~8 MB of training
     path = tmp_path / "std_log_process_0.txt"
     path.write_bytes(head + filler + b"NCCL INFO comm 0x1 rank 0 nranks 16 - Init COMPLETE\n")
-    started = time.perf_counter()
-    net = read_logs([path])
-    assert time.perf_counter() - started < 2.0
+    net = read_logs([path])  # how fast: tests/benchmarks (a clock here flakes on a busy machine)
     assert net.inter_node == "ib_gdr" and net.nranks == 16
 
 
