@@ -18,11 +18,7 @@ from widgets.why import WhyPanel
 
 from .conftest import make_app
 from .test_wizard import type_into
-from .waits import on_screen, until
-
-
-def notes(app) -> str:
-    return "\n".join(str(n.message) for n in app._notifications)
+from .waits import notices, on_screen, until
 
 
 async def choose_framework(pilot, framework: str) -> None:
@@ -79,11 +75,13 @@ async def test_a_switch_says_what_it_could_not_keep_and_why():
         await choose_framework(pilot, "pytorch")
         assert (app.spec.zero_stage, app.spec.nodes, app.spec.gpus_per_node) == (None, 3, 4)
         # A notice is a message the app handles a moment later: wait for it.
-        await until(pilot, lambda: "ZeRO stage cleared: only DeepSpeed has it" in notes(app), "it")
+        await until(
+            pilot, lambda: "ZeRO stage cleared: only DeepSpeed has it" in notices(app), "it"
+        )
         await choose_framework(pilot, "tensorflow")
         assert app.spec.launch == "per_node"
-        await until(pilot, lambda: "Launch is now per-node: " in notes(app), "the launch note")
-        said = notes(app)
+        await until(pilot, lambda: "Launch is now per-node: " in notices(app), "the launch note")
+        said = notices(app)
         assert "Nodes is now" not in said and "GPUs per node is now" not in said
 
 

@@ -13,7 +13,7 @@ from screens.review import ReviewStep
 from tui.core.job_import import load_job_file
 
 from .conftest import make_app
-from .waits import on_screen, until
+from .waits import notices, on_screen, until
 
 JOB = """\
 $schema: https://azuremlschemas.azureedge.net/latest/commandJob.schema.json
@@ -62,9 +62,5 @@ async def test_export_over_the_edited_job_asks_and_offers_a_new_name(home: Path)
         assert job.read_text() == (home / "job-1.yml").read_text()
 
         await export_with_enter(pilot)  # the same job again: nothing to ask, nothing written
-        await until(pilot, lambda: "already holds this job" in notes(app), "the note")
+        await until(pilot, lambda: "already holds this job" in notices(app), "the note")
         assert not isinstance(app.screen, ReplaceScreen)
-
-
-def notes(app) -> str:
-    return " ".join(str(n.message) for n in app._notifications)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.core.fake_prices_api import closed_port, serving
-from tests.ui.waits import until
+from tests.ui.waits import notices, until
 from tui.core import prices
 from tui.core.presets import get_preset
 
@@ -16,10 +16,6 @@ from .conftest import make_app
 
 def _summary(app) -> str:
     return str(app.screen.query_one("#summary").render())
-
-
-def _notices(app) -> str:
-    return "\n".join(str(n.message) for n in app._notifications)
 
 
 async def test_the_review_shows_the_snapshot_price_and_asks_nothing_without_an_api():
@@ -40,14 +36,14 @@ async def test_the_review_asks_the_api_and_redraws_the_price(monkeypatch: pytest
             await until(pilot, lambda: "from the API)" in _summary(app), "the API's price")
             assert "Price: $57.00/h dedicated, $11.40/h low-priority (2 × " in _summary(app)
             # The notice is a message the app handles after the redraw: wait for it too.
-            await until(pilot, lambda: "prices: refreshed from the Azure" in _notices(app), "it")
-            assert "prices: refreshed from the Azure retail prices API (eastus" in _notices(app)
+            await until(pilot, lambda: "prices: refreshed from the Azure" in notices(app), "it")
+            assert "prices: refreshed from the Azure retail prices API (eastus" in notices(app)
 
 
 async def test_an_unreachable_api_keeps_the_snapshot_and_says_so(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv(prices.URL_ENV, f"http://127.0.0.1:{closed_port()}/api/retail/prices")
     app = make_app(spec=get_preset("pytorch-ddp").spec, review=True)
     async with app.run_test(size=(140, 40)) as pilot:
-        await until(pilot, lambda: "could not be reached" in _notices(app), "the notice")
-        assert "prices unchanged (the 2026-11-09 snapshot)" in _notices(app)
+        await until(pilot, lambda: "could not be reached" in notices(app), "the notice")
+        assert "prices unchanged (the 2026-11-09 snapshot)" in notices(app)
         assert "eastus, 2026-11-09 snapshot)" in _summary(app)

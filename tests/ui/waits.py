@@ -18,3 +18,9 @@ def on_screen(app, screen_type) -> bool:
     """`screen_type` is on top and mounted: composed, its children mounted, its on_mount run
     (a screen is `app.screen` from the moment it is pushed, before any of that)."""
     return isinstance(app.screen, screen_type) and app.screen.is_mounted
+
+
+def notices(app) -> str:
+    """The app's notifications so far, one a line (a notice lands a moment after `notify`:
+    wait for it with `until`)."""
+    return "\n".join(str(n.message) for n in app._notifications)
