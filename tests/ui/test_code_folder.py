@@ -15,9 +15,9 @@ from screens.framework import FrameworkStep
 from tui.core.presets import samples_dir
 
 from .conftest import make_app
-from .test_answers_kept import go_to, notes
+from .test_answers_kept import go_to
 from .test_wizard import type_into
-from .waits import on_screen, until
+from .waits import notices, on_screen, until
 
 
 async def test_a_misspelt_script_is_said_on_the_code_step_as_it_is_typed(home: Path):
@@ -41,7 +41,8 @@ async def test_this_machine_keeps_the_users_folder_when_it_holds_python_files(ho
         await pilot.click("#target-local")
         await until(pilot, lambda: app.review_target == "local", "this machine")
         assert (app.spec.code, app.spec.script) == (".", "main.py")
-        assert "Script: main.py, the training script found in ." in notes(app)
+        said = "Script: main.py, the training script found in ."
+        await until(pilot, lambda: said in notices(app), "the script notice")
 
 
 async def test_an_empty_folder_gets_the_example_and_says_so(home: Path):
@@ -52,7 +53,8 @@ async def test_an_empty_folder_gets_the_example_and_says_so(home: Path):
         await pilot.click("#target-local")
         await until(pilot, lambda: app.review_target == "local", "this machine")
         assert app.spec.code == str(samples_dir())
-        assert "PyTorch DDP's example train_ddp.py runs instead" in notes(app)
+        said = "PyTorch DDP's example train_ddp.py runs instead"
+        await until(pilot, lambda: said in notices(app), "the example notice")
 
 
 async def test_the_examples_say_what_each_runs_as_here():
@@ -70,4 +72,4 @@ async def test_the_examples_say_what_each_runs_as_here():
                 assert "here: 2 simulated nodes × 2 processes" in prompt, prompt
         await pilot.press("enter")
         await until(pilot, lambda: on_screen(app, FrameworkStep), "back on step 1")
-        assert "runs as 2 × 2 here" in notes(app)
+        await until(pilot, lambda: "runs as 2 × 2 here" in notices(app), "the 2 × 2 notice")
