@@ -156,11 +156,12 @@ class LogView(LogSearch, can_focus=True):
             numbers.extend(new_numbers)
             now = time.monotonic()
             if now - handed >= HEAD_BATCH or starts[-1] >= head.end:
-                self.app.call_from_thread(self._head_grew, store, starts, numbers)
+                # Posted, not waited for: the index reads on while the view takes it.
+                self.call_later(self._head_grew, store, starts, numbers)
                 starts, numbers, handed = array("Q"), array("Q"), now
 
         def errors(found: array, ends: array) -> None:
-            self.app.call_from_thread(self._head_errors, store, found, ends)
+            self.call_later(self._head_errors, store, found, ends)  # after the index's, in order
 
         try:
             index_head(head, deliver, stop)
