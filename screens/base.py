@@ -7,9 +7,9 @@ step is invalid.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
-from pydantic import ValidationError
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -18,14 +18,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Header, Label, Static
 
-from tui.core.spec import JobSpec, error_field, friendly
-from tui.frameworks import registry
 from widgets.key_footer import KeyFooter
 from widgets.step_header import StepHeader
 from widgets.why import WhyPanel
 
 if TYPE_CHECKING:
     from tui.core.plan import LaunchPlan
+    from tui.core.spec import JobSpec
 
 
 class WizardHost(Protocol):
@@ -37,6 +36,11 @@ class WizardHost(Protocol):
 
     spec: JobSpec
     review_target: str
+    spec_built: bool
+    """False until `spec` is first read or set: the first frame is drawn without the model (see
+    `tui.app.DtrainApp.on_ready`, which then builds it and syncs the screen shown)."""
+    framework: str
+    """`spec.framework`, read without building the spec."""
 
     def current_plan(self, target: str | None = None) -> LaunchPlan: ...
     def next_step(self, current: int) -> None: ...
@@ -66,6 +70,7 @@ class WizardStep(Screen[None]):
     app: WizardHost  # type: ignore[assignment]  (a Textual App that also has these)
 
     def compose(self) -> ComposeResult:
+        self._add_width_class()
         yield Header(show_clock=False)
         yield StepHeader(self.STEP)
         with Horizontal(id="body"):
@@ -83,12 +88,31 @@ class WizardStep(Screen[None]):
     def form(self) -> ComposeResult:
         yield from ()
 
+    def _add_width_class(self) -> None:
+        """The breakpoint class of the app's width (`-narrow`, `-wide`), before the first layout.
+        Textual adds it on the screen's first Resize, after a layout and a paint without it:
+        each screen would be styled, laid out and painted twice before its first frame."""
+        width = self.app.size.width
+        points = self.HORIZONTAL_BREAKPOINTS
+        points = (self.app.HORIZONTAL_BREAKPOINTS if points is None else points) or []
+        for breakpoint, name in sorted(points, reverse=True):
+            if width >= breakpoint:
+                self.add_class(name)
+                return
+
     def on_mount(self) -> None:
-        self.sync()
+        self._sync_shown()
 
     def on_screen_resume(self) -> None:
         # Later steps or the command palette may have changed the spec meanwhile.
-        self.sync()
+        self._sync_shown()
+
+    def _sync_shown(self) -> None:
+        """`sync()`, but not for the first screen before the app has made the spec: the why
+        panel's words need the model and the framework's module, which load just after the
+        first frame (the app then syncs the screen; the panel fills a tenth of a second on)."""
+        if self.app.spec_built:
+            self.sync()
 
     def sync(self) -> None:
         """Refresh the widgets and the why panel from the App's spec."""
@@ -101,6 +125,10 @@ class WizardStep(Screen[None]):
 
     def apply(self, **changes: Any) -> bool:
         """Validate `changes` against the current spec; on success it becomes the App's spec."""
+        from pydantic import ValidationError  # here: the first frame does not need it
+
+        from tui.core.spec import error_field, friendly
+
         try:
             self.app.spec = self.app.spec.with_changes(**changes)
         except ValidationError as err:
@@ -167,17 +195,21 @@ def labelled(label: str, widget: Widget, hint: str = "") -> Horizontal:
     return Horizontal(*children, classes="field-row")
 
 
-FIELD_LABELS = {
-    "gpus_per_node": "GPUs per node",
-    "parameter_servers": "Parameter servers",
-    "sku": "VM size",
-    "code": "Code folder",
-    "shm_size": "Shared memory",
-    "compute": "Compute cluster",
-    "display_name": "Display name",
-    **{field: label for f in registry.frameworks() for field, label in f.field_labels.items()},
-}
-"""The model's field names (what `--set` takes) as the form labels them."""
+@cache
+def field_labels() -> dict[str, str]:
+    """The model's field names (what `--set` takes) as the form labels them."""
+    from tui.frameworks import registry  # not at import: the first frame lists no fields
+
+    return {
+        "gpus_per_node": "GPUs per node",
+        "parameter_servers": "Parameter servers",
+        "sku": "VM size",
+        "code": "Code folder",
+        "shm_size": "Shared memory",
+        "compute": "Compute cluster",
+        "display_name": "Display name",
+        **{field: label for f in registry.frameworks() for field, label in f.field_labels.items()},
+    }
 
 
 def in_form_words(message: str) -> str:
@@ -186,7 +218,7 @@ def in_form_words(message: str) -> str:
     if not sep or " " in field:
         return message
     name, dot, key = field.partition(".")
-    label = FIELD_LABELS.get(name, name.replace("_", " ").capitalize())
+    label = field_labels().get(name, name.replace("_", " ").capitalize())
     return f"{label}{' ' + key if dot else ''}: {rest}"
 
 

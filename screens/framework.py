@@ -9,12 +9,16 @@ from textual.binding import Binding
 from textual.widgets import Button, Label, RadioButton, RadioSet
 
 from screens.base import WizardStep
-from tui.core.spec import JobSpec, launch_mode_problem, switch_framework
 from tui.core.words import counted, plural
-from tui.frameworks import registry
+from tui.frameworks.titles import LISTED
 
 if TYPE_CHECKING:
     from tui.core.presets import Preset
+    from tui.core.spec import JobSpec
+
+# The first screen is drawn from plain data (`LISTED`): the model (`tui.core.spec`, pydantic) and
+# the framework modules (`registry`) load just after the first frame, so they are imported where
+# they are used, all of which runs after it.
 
 TARGETS = {
     "azureml": "Azure ML: a cluster in your workspace",
@@ -36,11 +40,11 @@ class FrameworkStep(WizardStep):
         yield Button("Start from an example (e)", id="examples", compact=True)
         yield Label("What does your training script use?", classes="question")
         with RadioSet(id="framework", classes="field"):
-            for framework in registry.frameworks():
+            for name, title, tagline in LISTED:
                 yield RadioButton(
-                    f"{framework.title}  [dim]· {framework.tagline}[/]",
-                    id=f"fw-{framework.name}",
-                    value=framework.name == self.app.spec.framework,
+                    f"{title}  [dim]· {tagline}[/]",
+                    id=f"fw-{name}",
+                    value=name == self.app.framework,
                 )
         yield Label("Where will it run first?", classes="question")
         with RadioSet(id="target"):
@@ -61,6 +65,9 @@ class FrameworkStep(WizardStep):
             return
         key = pressed.removeprefix("fw-")
         if key and key != self.app.spec.framework:
+            from tui.core.spec import switch_framework
+            from tui.frameworks import registry
+
             before = self.app.spec
             spec = switch_framework(before, key)
             if self.app.review_target == "local":
@@ -86,6 +93,8 @@ class FrameworkStep(WizardStep):
             spec = for_this_machine(before)
             self.replace(spec)
             if (spec.code, spec.script) != (before.code, before.script):
+                from tui.frameworks import registry
+
                 title = registry.get(spec.framework).title
                 self.notify(
                     f"{before.script} is not here, and {before.code} holds no Python files: "
@@ -122,6 +131,8 @@ class FrameworkStep(WizardStep):
         self.app.push_screen(ExamplesScreen(), chosen)
 
     def why(self, spec: JobSpec) -> str:
+        from tui.frameworks import registry
+
         framework = registry.get(spec.framework)
         return (
             "**Most jobs want data parallelism**: the same model on every GPU, each GPU on "
@@ -149,6 +160,9 @@ def switch_notes(old: JobSpec, new: JobSpec) -> list[str]:
     did not keep of the user's answers, each with why; [] when it kept them all."""
     if old.framework == new.framework:
         return []
+    from tui.core.spec import launch_mode_problem
+    from tui.frameworks import registry
+
     was, now = registry.get(old.framework), registry.get(new.framework)
     notes = []
     if new.launch != old.launch:

@@ -67,7 +67,7 @@ def test_starting_the_wizard_does_not_import_azure_ml():
         "class Probe(DtrainApp):\n"
         "    def on_ready(self):\n"
         "        self.exit()\n"
-        "Probe(backends={}).run(headless=True)"
+        "Probe().run(headless=True)"  # its default backends, as `dtrain-tui` starts it
     )
     loaded = loaded_after(statement)
     assert not [m for m in loaded if m.startswith(("azure.ai.ml", "azure.identity"))]
@@ -93,12 +93,18 @@ FIRST_FRAME_SKIPS = (
     "azure.ai.ml",
     "widgets.env_table",
     "yaml",
-    "pydantic.plugin._loader",
+    "pydantic",
+    "tui.core.spec",
+    "tui.core.catalog",
+    "tui.frameworks.registry",
+    "tui.frameworks.base",
+    "tui.core.plan_types",
 )
 """What the wizard's first frame does not need: later steps, the job screen and its log view
 and chart, the plan (built when a later step first asks), exports, backends and azure-ai-ml,
-the review's env table; nor the SKU table's YAML and JobSpec's validator (pydantic's plugin
-loader comes with it), which the app builds just after the first frame."""
+the review's env table; nor the model (pydantic, `JobSpec`, the SKU table) and the framework
+modules: the first screen lists the frameworks from `tui.frameworks.titles`, and the app makes
+the spec, builds its validator and reads the SKU table just after the first frame."""
 
 
 def test_the_first_frame_loads_only_what_it_draws():
@@ -107,15 +113,16 @@ def test_the_first_frame_loads_only_what_it_draws():
     probe = (
         "import gc, sys\n"
         "from tui.app import DtrainApp\n"
-        "from tui.core.catalog import skus\n"
-        "from tui.core.spec import JobSpec\n"
         "class Probe(DtrainApp):\n"
         "    def on_ready(self):\n"
         f"        print(*(m for m in sys.modules if m.startswith({FIRST_FRAME_SKIPS!r})))\n"
-        "        print(JobSpec.__pydantic_complete__, skus.cache_info().currsize, gc.isenabled())\n"
+        "        print(self.spec_built, gc.isenabled())\n"
         "        self.exit()\n"
-        "Probe(backends={}).run(headless=True)\n"
-        "print(JobSpec.__pydantic_complete__, gc.isenabled(), gc.get_freeze_count())"
+        "Probe().run(headless=True)\n"  # its default backends, as `dtrain-tui` starts it
+        "from tui.core.catalog import skus\n"
+        "from tui.core.spec import JobSpec\n"
+        "print(JobSpec.__pydantic_complete__, skus.cache_info().currsize > 0, gc.isenabled(), "
+        "gc.get_freeze_count())"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe],
@@ -128,10 +135,10 @@ def test_the_first_frame_loads_only_what_it_draws():
     modules, at_first_frame, after = out.stdout.splitlines()
     loaded = [m for m in modules.split() if m in FIRST_FRAME_SKIPS or m.startswith("azure.ai.ml.")]
     assert loaded == []
-    # No validator built, no SKU table read, no garbage collected before the first frame; then
-    # the validator is built and the collector is back as it was (nothing left frozen).
-    assert at_first_frame == "False 0 False"
-    assert after == "True True 0"
+    # No spec made, no garbage collected before the first frame; then the validator is built,
+    # the SKU table read, and the collector is back as it was (nothing left frozen).
+    assert at_first_frame == "False False"
+    assert after == "True True True 0"
 
 
 def test_the_first_frame_shows_the_defaults_as_validated():
@@ -143,6 +150,40 @@ def test_the_first_frame_shows_the_defaults_as_validated():
     assert constructed == validated
     assert constructed.model_fields_set == validated.model_fields_set == set()
     assert constructed.model_dump() == validated.model_dump()
+
+
+def test_the_first_screen_lists_the_registry():
+    """The first screen lists the frameworks from plain data (`tui.frameworks.titles`), which
+    must say what the framework modules say, in the registry's order; and start where the
+    model starts."""
+    from tui.core.spec import JobSpec
+    from tui.frameworks import registry, titles
+
+    assert tuple((f.name, f.title, f.tagline) for f in registry.frameworks()) == titles.LISTED
+    assert JobSpec().framework == titles.DEFAULT
+
+
+def test_the_first_screen_shows_the_spec_it_is_given():
+    """Started on a spec (a preset, a test), the first screen shows it: framework, why."""
+    probe = (
+        "import asyncio\n"
+        "from tui.app import DtrainApp\n"
+        "from tui.core.spec import JobSpec\n"
+        "async def main():\n"
+        "    app = DtrainApp(JobSpec(framework='horovod'), backends={})\n"
+        "    async with app.run_test(size=(80, 24)) as pilot:\n"
+        "        print(app.screen.query_one('#fw-horovod').value, app.framework)\n"
+        "asyncio.run(main())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=True,
+    )
+    assert out.stdout.split() == ["True", "horovod"]
 
 
 def _imports(path: Path, modules: set[str], *, lazy: bool) -> set[str]:

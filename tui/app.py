@@ -18,8 +18,9 @@ from textual.screen import Screen
 
 from screens.base import WizardStep
 from screens.framework import FrameworkStep
-from tui.core.spec import JobSpec
+from tui.frameworks.titles import DEFAULT as DEFAULT_FRAMEWORK
 from tui.gc_pause import GcPausedUntilReady
+from tui.installed_backends import default_backends
 from tui.key_order import OrderedKeys
 from tui.palette import WizardCommands
 from widgets.log_spools import remove_stale_spools
@@ -27,6 +28,7 @@ from widgets.log_spools import remove_stale_spools
 if TYPE_CHECKING:
     from tui.backends.base import JobHandle
     from tui.core.plan import LaunchPlan
+    from tui.core.spec import JobSpec
 
 # The steps in order, imported when first shown so the first frame does not wait for them.
 STEPS = (
@@ -67,10 +69,6 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
     # Below 96 columns the why panel gives its room to the form (F1 and the review still teach).
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (96, "-wide")]
 
-    # The defaults as they are, equal to JobSpec() (a test asserts it): validating them would
-    # build JobSpec's validator and read the SKU table before the first frame (on_ready does).
-    spec: var[JobSpec] = var(JobSpec.model_construct)
-    """The user's answers so far; always valid."""
     review_target: var[str] = var("azureml")
     """Which target the review shows: "azureml" (placeholders) or "local" (real ports)."""
 
@@ -87,14 +85,39 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         super().__init__()
         self._job = job  # (backend, handle, log): open on that job's screen (`dtrain-tui logs`)
         self._jobs_list = jobs_list  # open on the jobs list (`dtrain-tui jobs`)
-        if spec is not None:
-            self.set_reactive(DtrainApp.spec, spec)
+        self._spec = spec  # None: the defaults, made when first read (after the first frame)
         self._start_at_review = review
         self.backends = backends if backends is not None else default_backends()
         self.export_path = export_path
         self._plan_cache: tuple[JobSpec, str, LaunchPlan] | None = None
         self.submitted: list[tuple[Any, JobHandle]] = []
         """(backend, handle) of every job this app submitted; quitting asks about running ones."""
+
+    @property
+    def spec(self) -> JobSpec:
+        """The user's answers so far; always valid. Until first read or set, the defaults; made
+        then, so that the model (pydantic, the framework modules) loads after the first frame."""
+        if self._spec is None:
+            from tui.core.spec import JobSpec
+
+            # As they are, equal to JobSpec() (a test asserts it): validating them would build
+            # JobSpec's validator and read the SKU table (on_ready does, a moment later).
+            self._spec = JobSpec.model_construct()
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: JobSpec) -> None:
+        self._spec = spec
+
+    @property
+    def spec_built(self) -> bool:
+        """Whether `spec` exists yet (the first frame is drawn without it)."""
+        return self._spec is not None
+
+    @property
+    def framework(self) -> str:
+        """`spec.framework`, read without making the spec."""
+        return DEFAULT_FRAMEWORK if self._spec is None else self._spec.framework
 
     def get_default_screen(self) -> Screen:
         if self._job is not None:
@@ -114,10 +137,16 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
                 self.push_screen(step_screen(index))
 
     def on_ready(self) -> None:
-        # After the first frame: build JobSpec's validator (deferred) and read the SKU table
-        # now, so that the first answer changed does not wait for them. Stale spools go too.
+        # After the first frame: make the spec (the model and the frameworks load), fill what the
+        # first screen left for it, build JobSpec's validator (deferred) and read the SKU table,
+        # so that the first answer changed does not wait for them. Stale spools go too.
         self.run_worker(remove_stale_spools, thread=True, group="spools", exit_on_error=False)
+        from tui.core.spec import JobSpec
+
+        drawn_without_spec = not self.spec_built
         JobSpec()
+        if drawn_without_spec and _is_step(self.screen):
+            self.screen.sync()  # makes the spec
 
     # ---- plan ------------------------------------------------------------------------------
 
@@ -388,49 +417,6 @@ def _reattach(job: tuple[Any, JobHandle]) -> str:
     backend, handle = job
     where = "" if getattr(backend, "name", "") == "local" else " --target azure"
     return f"`dtrain-tui logs {handle.name}{where}`"
-
-
-def default_backends() -> dict[str, Callable[[], Any]]:
-    """The backends this installation has; each is built on first use."""
-    backends: dict[str, Callable[[], Any]] = {}
-    try:
-        from tui.backends.local import LocalBackend
-
-        backends["local"] = LocalBackend
-    except ImportError:
-        pass
-    if _installed("azure.ai.ml"):
-        backends["azureml"] = _one_azure_backend()
-    return backends
-
-
-def _installed(module: str) -> bool:
-    """Whether `module` can be imported, without importing it (azure.ai.ml takes over a second)."""
-    from importlib.util import find_spec
-
-    try:
-        return find_spec(module) is not None
-    except ImportError:
-        return False
-
-
-def _one_azure_backend() -> Callable[[], Any]:
-    """A factory that makes one AzureMLBackend and keeps it: the Submit step's check signs in
-    once for the submit, and a retried submit finds the job a lost answer left behind."""
-    import threading
-
-    made: list[Any] = []
-    lock = threading.Lock()
-
-    def factory() -> Any:
-        with lock:
-            if not made:
-                from tui.backends.azureml import AzureMLBackend
-
-                made.append(AzureMLBackend())
-            return made[0]
-
-    return factory
 
 
 def run(spec: JobSpec | None = None, review: bool = False, export_path: Path | None = None) -> int:

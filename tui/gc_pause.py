@@ -9,6 +9,10 @@ so one never stalls a key press by walking the start-up objects again) and colle
 Unmounting unfreezes them, so an app that ends (as in tests, many to a process) leaves the
 collector as it found it. The few unreachable cycles made before the first frame (~5,000
 objects) are kept until then.
+
+An app's own `on_ready` runs before this class's (Textual calls the subclass's handler first):
+what it makes just after the first frame (the wizard's model and frameworks) is made without
+collection too, and frozen with the rest.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Every framework dtrain-tui knows, in the order the wizard lists them.
 
-Adding one: a module in this package defining a `Framework` subclass, one line in `_ALL`, and
-its example preset in `presets/jobs/` (see the README's architecture section).
+Adding one: a module in this package defining a `Framework` subclass, one line in `_ALL` (and
+its name, title and tagline in `titles.LISTED`, which the first screen lists; a test compares
+them), and its example preset in `presets/jobs/` (see the README's architecture section).
 """
 
 from __future__ import annotations
