@@ -1,33 +1,28 @@
-"""Small modal questions: a name or path, the export format, where to submit."""
+"""Small modal questions: a name or path, the export format, keep or cancel a running job on
+quit (the submit dialog is `screens/submit.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
-from screens.install_offer import InstallOffer
-from screens.workspace_form import WorkspaceForm
-from tui.backends.base import ComputeNotFound
-from tui.core.preflight import Finding
 from widgets.key_footer import KeyFooter
 
 
-class _Dialog(ModalScreen):
+class Dialog(ModalScreen):
     DEFAULT_CSS = """
-    _Dialog { align: center middle; }
-    _Dialog > Vertical {
+    Dialog { align: center middle; }
+    Dialog > Vertical {
         width: 70; height: auto; max-height: 100%; overflow-y: auto; padding: 1 2;
         border: thick $primary; background: $surface;
     }
-    _Dialog Horizontal { height: auto; margin-top: 1; }
-    _Dialog .error { color: $error; height: auto; }
+    Dialog Horizontal { height: auto; margin-top: 1; }
+    Dialog .error { color: $error; height: auto; }
     """
     BINDINGS: ClassVar = [Binding("escape", "cancel", "Cancel")]
 
@@ -35,7 +30,7 @@ class _Dialog(ModalScreen):
         self.dismiss(None)
 
 
-class PromptScreen(_Dialog):
+class PromptScreen(Dialog):
     """Ask for one line of text; dismisses with it, or None on cancel."""
 
     AUTO_FOCUS = "#answer"
@@ -65,7 +60,7 @@ class PromptScreen(_Dialog):
         )
 
 
-class ExportScreen(_Dialog):
+class ExportScreen(Dialog):
     """Choose YAML / Python / JSON and a path; dismisses with (format, path) or None."""
 
     EXT: ClassVar = {"yaml": "job.yml", "sdk": "job.py", "json": "plan.json"}
@@ -109,254 +104,7 @@ class ExportScreen(_Dialog):
         self.dismiss((self._format(), path) if path else None)
 
 
-class SubmitScreen(_Dialog):
-    """Where to run: this machine (no account) or Azure ML; `default` is chosen first.
-
-    Submit has the focus, so Enter does what it says; Tab reaches the choice. Azure ML greyed
-    out says why beside it.
-
-    Choosing Azure ML runs `azure_check` in a thread worker: its lines (the workspace found, the
-    sign-in, the cluster and quota check) appear as they come; an exception's one line says
-    what to fix (how to configure a workspace, `az login`, a missing cluster).
-    """
-
-    AUTO_FOCUS = "#ok"
-
-    def __init__(
-        self,
-        local_note: str,
-        azure_note: str,
-        azure_ready: bool,
-        azure_check: Callable[[], Iterable[str]] | None = None,
-        create_compute: Callable[[str, Callable[[bool | None], None]], None] | None = None,
-        default: str = "local",
-        local_findings: Sequence[Finding] = (),
-        azure: Callable[[], Any] | None = None,
-        recheck: Callable[[], Sequence[Finding]] | None = None,
-    ) -> None:
-        super().__init__()
-        self.installs = [f for f in local_findings if f.blocking and f.install]
-        """Missing packages pip can install here: offered (`InstallOffer`), never run unasked."""
-        self.recheck = recheck
-        """The pre-flight again, after an install (default: the app's local plan's)."""
-        self.azure = azure
-        """Makes the Azure ML backend; with one, choosing Azure ML signs in and shows the
-        workspace form (`workspace_choices`), and the check runs on the form's choice."""
-        self.workspace: Any = None
-        """The form's complete choice (None until all three fields are right)."""
-        self.local_blocked = any(f.blocking for f in local_findings)
-        """A pre-flight problem stops a run here (the fix is shown; Submit stays put)."""
-        from textual.markup import escape
-
-        local_note, azure_note = escape(local_note), escape(azure_note)  # shown as markup
-        if local_findings:
-            local_note += "\n" + "\n".join(
-                f"[$error]✗ {escape(f.problem)}[/]\n  fix: [b]{escape(f.fix)}[/b]"
-                if f.blocking
-                else f"[$warning]⚠ {escape(f.problem)}[/]"
-                for f in local_findings
-            )
-        self.local_note, self.azure_note, self.azure_ready = local_note, azure_note, azure_ready
-        self.default = default if azure_ready else "local"
-        self.azure_check = azure_check
-        self.create_compute = create_compute
-        """Offers to create a missing cluster (name, then called back with True once made)."""
-        self._checked = False
-        self._lead: list[str] = []
-        """Lines said before the check's own (why the form is not there)."""
-        self._missing: str | None = None
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Label("Where should it run?", classes="question")
-            local = self.default == "local"
-            with RadioSet(id="where"):
-                yield RadioButton(
-                    "This machine (rehearsal, no account)", id="to-local", value=local
-                )
-                yield RadioButton(
-                    "Azure ML" if self.azure_ready else "Azure ML: not installed here (see below)",
-                    id="to-azureml",
-                    disabled=not self.azure_ready,
-                    value=not local,
-                )
-            note = self.local_note if local else self.azure_note
-            if not self.azure_ready:
-                note = f"{self.local_note}\n\nAzure ML: {self.azure_note}"
-            yield Static(note, id="where-note", classes="hint")
-            if self.installs:
-                offer = InstallOffer(
-                    [f.install for f in self.installs], [f.fix for f in self.installs]
-                )
-                offer.display = local
-                yield offer
-            form = WorkspaceForm(id="workspace-form")
-            form.display = False
-            yield form
-            check = Static("", id="azure-check", classes="hint")
-            check.display = False
-            yield check
-            offer = Button("", id="create-compute", compact=True)
-            offer.display = False
-            yield offer
-            with Horizontal():
-                yield Button("Submit", id="ok", variant="primary")
-                yield Button("Cancel", id="cancel")
-        yield KeyFooter()
-
-    def on_mount(self) -> None:
-        if self.default != "local":
-            self.on_radio_set_changed(None)
-
-    def on_radio_set_changed(self, event: RadioSet.Changed | None) -> None:
-        local = self.query_one("#to-local", RadioButton).value
-        self.query_one("#where-note", Static).update(self.local_note if local else self.azure_note)
-        self.query_one("#azure-check", Static).display = not local
-        for offer in self.query(InstallOffer):
-            offer.display = local
-        form = self.query_one(WorkspaceForm)
-        form.display = not local and form.choices is not None
-        if not local and self.azure is not None and not self._checked:
-            self._checked = True
-            self.query_one("#azure-check", Static).update("Signing in to list your workspaces…")
-            self._list_workspaces()
-        elif not local and self.azure_check is not None and not self._checked:
-            self._checked = True
-            self.query_one("#azure-check", Static).update("Looking for your Azure ML workspace…")
-            self._check_azure()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="azure-list")
-    def _list_workspaces(self) -> None:
-        """Sign in and list the subscriptions and workspaces the identity can see."""
-        assert self.azure is not None
-        try:
-            found, choices = self.azure().workspace_choices()
-        except Exception as err:  # not signed in, no network: one line with the fix
-            from tui.backends.azureml.arm import ListingFailed
-
-            if isinstance(err, ListingFailed) and self.azure_check is not None:
-                self._lead = [f"warning: {err}; checking the workspace found instead"]
-                self.app.call_from_thread(self._check_azure)  # no form to offer, the old way
-            else:
-                self.app.call_from_thread(self._show_check, [], str(err))
-        else:
-            self.app.call_from_thread(self._show_workspaces, found, choices)
-
-    def _show_workspaces(self, found: Any, choices: Any) -> None:
-        if not self.is_mounted:
-            return
-        form = self.query_one(WorkspaceForm)
-        form.display = not self.query_one("#to-local", RadioButton).value
-        self.query_one("#azure-check", Static).update("")
-        form.show(found, choices)
-
-    def on_workspace_form_chosen(self, event: WorkspaceForm.Chosen) -> None:
-        """All three fields are right: use (and remember) the workspace, then check it."""
-        event.stop()
-        if event.workspace is not None and event.workspace == self.workspace:
-            return
-        self.workspace = event.workspace
-        if event.workspace is None:  # a field is missing or wrong: the form says which
-            self.query_one("#azure-check", Static).update("")
-            self.query_one("#create-compute", Button).display = False
-            return
-        if self.azure_check is not None:
-            self.query_one("#azure-check", Static).update("Checking the workspace…")
-            self._check_azure()
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="azure-check")
-    def _check_azure(self) -> None:
-        """The workspace, sign-in and compute check, line by line (they block on the network)."""
-        assert self.azure_check is not None
-        lines: list[str] = list(self._lead)
-        try:
-            if self.azure is not None and self.workspace is not None:
-                self.azure().use_workspace(self.workspace)  # and remembered for the next run
-            for line in self.azure_check():
-                lines.append(line)
-                self.app.call_from_thread(self._show_check, list(lines), None)
-        except ComputeNotFound as err:  # the one thing the dialog can fix: offer to
-            self.app.call_from_thread(self._show_check, lines, str(err), False, err.name)
-        except Exception as err:  # one line with the fix, never a traceback
-            self.app.call_from_thread(self._show_check, lines, str(err))
-        else:
-            self.app.call_from_thread(self._show_check, lines, None, True)
-
-    def _show_check(
-        self, lines: list[str], error: str | None, done: bool = False, missing: str | None = None
-    ) -> None:
-        from textual.markup import escape
-
-        if not self.is_mounted:  # dismissed while the check ran
-            return
-        self._missing = missing if self.create_compute is not None else None
-        offer = self.query_one("#create-compute", Button)
-        offer.display = self._missing is not None
-        if self._missing is not None:
-            offer.label = f"Create cluster {self._missing}…"
-            error = f"compute cluster {self._missing} does not exist in the workspace"
-        shown = [
-            f"[b]{escape(line)}[/b]" if line.startswith("warning:") else escape(line)
-            for line in lines
-        ]
-        if error:
-            shown.append(f"[$error]{escape(error)}[/]")
-        elif not done:
-            shown.append("[$text-muted]…[/]")
-        self.query_one("#azure-check", Static).update("\n".join(shown))
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "create-compute" and self._missing and self.create_compute:
-            self.create_compute(self._missing, self._after_create)
-            return
-        if event.button.id != "ok":
-            self.dismiss(None)
-            return
-        pressed = self.query_one(RadioSet).pressed_button
-        kind = (pressed.id or "to-local").removeprefix("to-") if pressed else "local"
-        if kind == "local" and self.local_blocked:
-            what = "Install and run here, or fix" if self.installs else "Fix"
-            self.notify(f"{what} what stops the run here first (above)", severity="error")
-            return
-        form = self.query_one(WorkspaceForm)
-        if kind == "azureml" and self.azure is not None and form.problems:
-            wrong = "; ".join(f"{f}: {p}" for f, p in form.problems.items())
-            self.notify(f"Choose the workspace first ({wrong})", severity="error")
-            return
-        if kind == "azureml" and self.azure is not None and self.workspace is None:
-            self.notify("Still listing your workspaces…", severity="warning")
-            return
-        self.dismiss(kind)
-
-    def on_install_offer_finished(self, event: InstallOffer.Finished) -> None:
-        """Installed: check again; nothing left in the way runs the job here."""
-        event.stop()
-        if not event.ok:
-            return
-        from tui.core.preflight import check_local, forget_modules
-
-        forget_modules()
-        if self.recheck is not None:
-            findings = list(self.recheck())
-        else:
-            findings = check_local(self.app.current_plan("local"))  # type: ignore[attr-defined]
-        self.local_blocked = any(f.blocking for f in findings)
-        if self.local_blocked:
-            still = "; ".join(f.problem for f in findings if f.blocking)
-            self.notify(f"Installed, but the run is still stopped: {still}", severity="error")
-            return
-        self.dismiss("local")
-
-    def _after_create(self, created: bool | None) -> None:
-        """Back from creating the cluster: check again, so the quota and size lines show."""
-        if created:
-            self.query_one("#azure-check", Static).update("Checking the new cluster…")
-            self.query_one("#create-compute", Button).display = False
-            self._check_azure()
-
-
-class QuitScreen(_Dialog):
+class QuitScreen(Dialog):
     """Quitting while a job this app submitted still runs: keep it (the default), cancel, stay.
 
     Dismisses with "keep", "cancel" or None (stay). A job is not a view: closing the app should

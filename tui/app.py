@@ -235,7 +235,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         export(self, self.current_plan("azureml"), fmt, path)
 
     def action_submit(self) -> None:
-        from screens.dialogs import SubmitScreen
+        from screens.submit import SubmitScreen
         from tui.core.preflight import check_local
 
         p = self.current_plan("local")

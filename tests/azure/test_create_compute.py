@@ -117,7 +117,7 @@ async def test_the_submit_step_offers_to_create_a_missing_cluster_and_checks_it_
     from textual.widgets import Input, Static
 
     from screens.create_compute import CreateComputeScreen
-    from screens.dialogs import SubmitScreen
+    from screens.submit import SubmitScreen
     from tests.azure.test_ui_azure import make_app, text_of, until
 
     monkeypatch.setenv("DTRAIN_TUI_HOME", str(tmp_path / "home"))

@@ -7,8 +7,8 @@ import pytest
 from textual.widgets import Input, OptionList, RadioButton, Static
 
 from screens.attach import AttachScreen
-from screens.dialogs import SubmitScreen
 from screens.job import JobScreen
+from screens.submit import SubmitScreen
 from tests.azure.test_jobs_end_to_end import lines_job
 from tests.ui import waits
 from tests.ui.palette import run_from_palette

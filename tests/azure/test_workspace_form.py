@@ -10,7 +10,7 @@ import json
 import pytest
 from textual.widgets import Input, Select, Static
 
-from screens.dialogs import SubmitScreen
+from screens.submit import SubmitScreen
 from screens.workspace_form import WorkspaceForm
 from tests.azure.conftest import StaticCredential
 from tests.azure.emulator import Fault, WorkspaceEmulator

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from textual.widgets import OptionList, RadioButton
 
-from screens.dialogs import SubmitScreen
 from screens.examples import ExamplesScreen
 from screens.framework import FrameworkStep
+from screens.submit import SubmitScreen
 from tui.core.presets import samples_dir
 
 from .conftest import make_app

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from textual.widgets import Button, ProgressBar, Static
 
-from screens.dialogs import SubmitScreen
 from screens.install_offer import InstallOffer
+from screens.submit import SubmitScreen
 from tui.core.preflight import CPU_TORCH, Finding, check_local
 from tui.core.spec import JobSpec
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from screens.dialogs import SubmitScreen
+from screens.submit import SubmitScreen
 from tui.backends.azureml.arm import Choices, Listed
 from tui.backends.azureml.workspace import Workspace
 from tui.core.preflight import CPU_TORCH, Finding
