@@ -122,6 +122,24 @@ def test_a_finished_log_file_has_a_rate_from_its_printed_times(tmp_path: Path):
     assert data["series"]["val_loss"]["validation"] is True
 
 
+def test_a_slowly_read_log_gets_no_rate_from_its_reading(tmp_path: Path, monkeypatch, capsys):
+    """Steps with no bar and no printed time have no rate: the one measured while reading a
+    big log (a second a step here) is the parse's speed, not training's."""
+    import itertools
+
+    from tui.cli.main import main
+    from tui.logs import progress
+
+    clock = itertools.count()
+    monkeypatch.setattr(progress.time, "monotonic", lambda: float(next(clock)))
+    log = tmp_path / "train.log"
+    log.write_text("".join(f"step {i} | loss {2 - i / 100:.3f}\n" for i in range(1, 60)))
+    assert main(["metrics", str(log), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["standing"]["step"] == 59
+    assert data["standing"]["steps_per_second"] is None
+
+
 def test_junk_in_a_log_file_is_no_traceback_and_no_broken_point(tmp_path: Path):
     log = tmp_path / "junk.log"
     with log.open("wb") as f:

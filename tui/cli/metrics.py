@@ -20,14 +20,10 @@ import math
 import sys
 import tempfile
 from array import array
-from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from tui.cli.inputs import CliError
-
-_CHUNK = 4096
-"""Lines fed to the tracker at a time (and the CSV rows they made written out)."""
 
 
 def add_parser(sub, targets: tuple[str, ...], add_workspace) -> None:
@@ -72,36 +68,24 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
+READ_AT_ONCE = 0.0
+"""The moment every line is fed at: a log read as it is arrived all at once, so the rate comes
+from the bar or the printed times, never from how fast this reads (that measured the parse)."""
+
+
 def _read_file(path: Path, tracker, out: _Rows | _Spool) -> None:
+    """The file read in bulk (tui/logs/progress_bulk.py: lines of a step's shape a column at a
+    time), the points of each group of lines written out before the next."""
+    from tui.logs.progress_bulk import BulkReader, line_groups
+
+    reader = BulkReader(tracker)
     try:
         with path.open("rb") as handle:
-            for chunk in _chunks(handle):
-                tracker.feed(chunk)
+            for lines in line_groups(handle):
+                reader.feed(lines, READ_AT_ONCE)
                 out.flush()
     except OSError as err:
         raise CliError(f"metrics: cannot read {path}: {err.strerror or err}") from None
-
-
-def _chunks(handle) -> Iterator[list[str]]:
-    """A file's lines, decoded (bad bytes replaced) with a bar's `\\r` redraws collapsed to
-    their latest state, in lists of `_CHUNK`."""
-    from tui.logs.progress import MAX_LINE
-
-    chunk: list[str] = []
-    while raw := handle.readline(MAX_LINE + 1):
-        if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-            while (rest := handle.readline(1 << 20)) and not rest.endswith(b"\n"):
-                pass  # a dump or a blob: never progress, read past in bounded pieces
-            continue
-        text = raw.decode("utf-8", "replace").rstrip("\r\n")
-        if "\r" in text:
-            text = text.rstrip("\r").rsplit("\r", 1)[-1]
-        chunk.append(text)
-        if len(chunk) >= _CHUNK:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def _read_job(args: argparse.Namespace, tracker, out: _Rows | _Spool) -> tuple[str, str]:
@@ -128,7 +112,7 @@ def _read_job(args: argparse.Namespace, tracker, out: _Rows | _Spool) -> tuple[s
 
     async def read() -> None:
         async for update in follower:
-            tracker.feed(update.lines)
+            tracker.feed(update.lines, READ_AT_ONCE)
             out.flush()
         await _close(sources[name])
 
@@ -136,38 +120,84 @@ def _read_job(args: argparse.Namespace, tracker, out: _Rows | _Spool) -> tuple[s
     return job.name, name
 
 
+class _Texts(dict):
+    """Numbers → their text, remembered: a log prints the same values (a constant lr, the
+    steps every metric shares) over and over, and writing a float costs more than a look-up.
+    Zero is never kept (0.0 and -0.0 are one key and two texts), nor NaN (never found again)."""
+
+    def __init__(self, text) -> None:
+        super().__init__()
+        self.text = text
+
+    def __missing__(self, x: float) -> str:
+        text = self.text(x)
+        if x and x == x:
+            if len(self) >= _KEPT:
+                self.clear()
+            self[x] = text
+        return text
+
+
+_KEPT = 1 << 16
+
+
+def _step_text(x: float) -> str:
+    """A step (or an epoch) as a whole number where it is one."""
+    return str(int(x)) if x.is_integer() else repr(x)
+
+
+def _epoch_text(e: float) -> str:
+    return "" if math.isnan(e) else _step_text(e)
+
+
 class _Rows:
     """CSV rows of the points the tracker added since the last flush; the written points are
     dropped from the series, so memory stays bounded however long the log. Each flush is one
-    write of text formatted in bulk (csv's writer, a row at a time, took 2 µs a point)."""
+    write of text formatted in bulk: each number's text looked up, joined a column at a time
+    (csv's writer, a row at a time, took 2 µs a point)."""
 
     def __init__(self, tracker) -> None:
         self.tracker = tracker
         self.write = sys.stdout.write
         self.started = False
+        self.leads: dict[str, str] = {}
+        # a row's cells: `name,` `step` `,,` `value\n`, or `name,` `step` `,` `epoch,` `value\n`
+        self.steps = _Texts(_step_text)
+        self.epochs = _Texts(lambda e: _epoch_text(e) + ",")
+        self.values = _Texts(lambda y: repr(y) + "\n")
 
     def flush(self) -> None:
         rows: list[str] = []
         if not self.started:
             rows.append("metric,step,epoch,value\n")
             self.started = True
+        shared: tuple[array, list[str]] | None = None  # the metrics of a line share its step
         for series in self.tracker.series.values():
-            if not series.ys:
+            if not (n := len(series.ys)):
                 continue
-            lead = _csv_name(series.name)
-            xs, es, ys = series.xs, series.es, series.ys
-            if not es:  # as _number() and repr() write them; no epoch known
-                rows += [
-                    f"{lead}{int(x) if x.is_integer() else x},,{y!r}\n"
-                    for x, y in zip(xs, ys, strict=True)
-                ]
-            else:
-                rows += [
-                    f"{lead}{_number(x)},{_epoch(es, i)},{y!r}\n"
-                    for i, (x, y) in enumerate(zip(xs, ys, strict=True))
-                ]
+            if (lead := self.leads.get(series.name)) is None:
+                lead = self.leads[series.name] = _csv_name(series.name)
+            if shared is None or series.xs != shared[0]:
+                shared = series.xs, self._steps(series.xs)
+            width = 5 if series.es else 4
+            cells = [lead] * (width * n)
+            cells[1::width] = shared[1]
+            if series.es:
+                es = list(map(self.epochs.__getitem__, series.es))
+                cells[2::width] = [","] * n
+                cells[3::width] = es + [","] * (n - len(es))
+            else:  # no epoch known
+                cells[2::width] = [",,"] * n
+            cells[width - 1 :: width] = map(self.values.__getitem__, series.ys)
+            rows += cells
+        for series in self.tracker.series.values():
             series.clear()
         self.write("".join(rows))
+
+    def _steps(self, xs: array) -> list[str]:
+        if all(map(float.is_integer, xs)):
+            return list(map(str, map(int, xs)))
+        return list(map(self.steps.__getitem__, xs))
 
 
 def _csv_name(name: str) -> str:
@@ -175,10 +205,6 @@ def _csv_name(name: str) -> str:
     out = io.StringIO()
     csv.writer(out, lineterminator="\n").writerow([name, ""])
     return out.getvalue()[:-1]
-
-
-def _epoch(es: array, i: int) -> str:
-    return "" if i >= len(es) or math.isnan(es[i]) else str(_number(es[i]))
 
 
 class _Spool:
@@ -235,17 +261,19 @@ class _Spool:
             },
         }
         write = sys.stdout.write
+        steps, values = _Texts(_step_text), _Texts(repr)
+        epochs = _Texts(lambda e: "null" if math.isnan(e) else _step_text(e))
         write(json.dumps(head, indent=1)[:-2] + ',\n "series": {')
         for n, (key, series) in enumerate(self.tracker.series.items()):
             xs, es, ys = self.files.get(key, (None, None, None))
             write(",\n" if n else "\n")
             write(f'  {json.dumps(series.name)}: {{"source": {json.dumps(series.source)}, ')
             write(f'"validation": {json.dumps(series.validation)}, "step": [')
-            _write_numbers(xs, lambda x: str(_number(x)))
+            _write_numbers(xs, steps.__getitem__)
             write('], "epoch": [')
-            _write_numbers(es, lambda e: "null" if math.isnan(e) else str(_number(e)))
+            _write_numbers(es, epochs.__getitem__, nan="null")
             write('], "value": [')
-            _write_numbers(ys, repr)
+            _write_numbers(ys, values.__getitem__)
             write("]}")
         write("\n }\n}\n")
 
@@ -254,8 +282,9 @@ _BLOCK = 1 << 16
 """Doubles read back from the spool at a time."""
 
 
-def _write_numbers(f: BinaryIO | None, text) -> None:
-    """One spool file's doubles, comma-separated, a block at a time."""
+def _write_numbers(f: BinaryIO | None, text, nan: str | None = None) -> None:
+    """One spool file's doubles, comma-separated, a block at a time (a block all NaN, as a
+    series without epochs has, written as `nan` at once: NaN is no key to remember)."""
     if f is None:
         return
     f.seek(0)
@@ -266,12 +295,12 @@ def _write_numbers(f: BinaryIO | None, text) -> None:
             block.fromfile(f, _BLOCK)
         if not block:
             return
-        sys.stdout.write(("" if first else ", ") + ", ".join(map(text, block)))
+        if nan is not None and all(map(math.isnan, block)):
+            texts = [nan] * len(block)
+        else:
+            texts = map(text, block)
+        sys.stdout.write(("" if first else ", ") + ", ".join(texts))
         first = False
-
-
-def _number(x: float) -> int | float:
-    return int(x) if math.isfinite(x) and x.is_integer() else x
 
 
 async def _close(source) -> None:

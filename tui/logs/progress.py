@@ -8,7 +8,8 @@ header and an evaluation phase. Evaluation metrics (`val_loss`, …) are series 
 never the training loss.
 
 `ProgressTracker` turns a log's lines into series against step, the current epoch and step, the
-rate (steps/s, from tqdm or from step arrival times) and an ETA when the total is known.
+rate (steps/s, from tqdm or from step arrival times) and an ETA when the total is known;
+tui/logs/progress_bulk.py feeds one a log file's bytes in bulk (`dtrain-tui metrics`).
 No Textual, no Azure here.
 """
 
@@ -45,7 +46,9 @@ class LineReader:
 
     def __init__(self) -> None:
         self.state = StreamState()
-        self._shaped = ShapeCache().read
+        self.shapes = ShapeCache()
+        """The plans by shape (tui/logs/progress_bulk.py reads runs of lines with them too)."""
+        self._shaped = self.shapes.read
 
     def read(self, line: str) -> Progress | None:
         """The progress `line` reports, or None."""
@@ -96,6 +99,19 @@ class Series:
         elif epoch is not None:
             es.extend([math.nan] * (len(self.ys) - 1))
             es.append(epoch)
+
+    def extend(self, xs: list[float], ys: list[float], epochs: list[float] | None) -> None:
+        """`add` for many points at once (`epochs`: each point's, or None: none known)."""
+        before = len(self.ys)
+        self.xs.fromlist(xs)
+        self.ys.fromlist(ys)
+        es = self.es
+        if epochs is not None:
+            if not es:
+                es.fromlist([math.nan] * before)
+            es.fromlist(epochs)
+        elif es:
+            es.fromlist([math.nan] * len(ys))
 
     def epoch_at(self, i: int) -> float | None:
         """The epoch of point `i`, when known."""

@@ -8,6 +8,9 @@ lines of that shape are read in full too and must agree with the plan; after two
 line of that shape is read from its spans alone. A shape whose plan disagrees once (a value
 that only matched a span by chance) is always read in full. Table rows are always read in full
 (a row's loss may be the sum of its parts).
+
+The trusted plans are kept by shape apart too (`ShapeCache.trusted`), for a reader that looks
+lines up by the shape of their bytes (tui/logs/progress_bulk.py).
 """
 
 from __future__ import annotations
@@ -15,15 +18,17 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from tui.logs.progress_fields import clock, stamp
+from tui.logs.progress_fields import _STAMP, clock, stamp
 from tui.logs.progress_line import Progress, StreamState, read_line
 
-_SHAPE = bytes.maketrans(b"123456789", b"000000000")
+SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """Digits to `0`, on the line's UTF-8 bytes: a bytes table is some twenty times faster than
 `str.translate` on a line with a bar's glyphs."""
 _CHECKS = 1
 """Lines of a shape read in full, and agreeing with its plan, before the plan is trusted."""
-_MAX_SHAPES = 4096
+_MAX_SHAPES = 1 << 15
+"""Shapes remembered (some 800 bytes each) before all are forgotten: a log whose lines print
+their words in ever new orders has thousands of shapes, each read in full until remembered."""
 _FULL = object()  # a shape that is always read in full
 _KEY_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+")
 
@@ -35,15 +40,19 @@ class _Plan:
         "epoch",
         "epochs",
         "fixed",
+        "fixed_bytes",
         "index",
         "inverted",
+        "is_ascii",
         "left",
         "rate",
+        "stamped",
         "step",
         "template",
         "total",
         "values",
     )  # fmt: skip
+    constant = False
 
     def __init__(self, line: str, p: Progress, state: StreamState) -> None:
         found, shift = state.found, state.shift
@@ -71,6 +80,9 @@ class _Plan:
         # Digits inside a key (`s0.loss_cls`, `lr_0`) are no numbers: the shape masks them too,
         # so a line of this shape is read from the plan only where they are the same.
         self.fixed = _fixed(line)
+        self.fixed_bytes = _in_bytes(line, self.fixed)
+        self.is_ascii = line.isascii()
+        self.stamped = _STAMP.match(line) is not None  # so are all lines of the shape
         # How the 0-based epoch follows from the printed one, as progress_line decides it.
         self.index = "epoch" if p.kind == "epoch" else "ranged" if p.epochs is not None else None
         if p.kind == "tqdm":
@@ -132,14 +144,27 @@ def _fixed(line: str) -> tuple[tuple[int, str], ...]:
     return tuple((m.start(), m.group()) for m in _KEY_DIGITS.finditer(line))
 
 
+def _in_bytes(line: str, fixed: tuple[tuple[int, str], ...]) -> tuple[tuple[int, bytes], ...]:
+    """`fixed` in the line's UTF-8 bytes."""
+    return tuple((len(line[:at].encode("utf-8", "surrogatepass")), digits.encode())
+                 for at, digits in fixed)  # fmt: skip
+
+
+def fits_bytes(plan: _Plan | _Constant, raw: bytes) -> bool:
+    """`raw` (a line's bytes, of the plan's shape) has the plan's digits inside its keys."""
+    return all(raw.startswith(digits, at) for at, digits in plan.fixed_bytes)
+
+
 class _Constant:
     """A shape whose lines all read the same: nothing (most hinted noise), or an ignored bar."""
 
-    __slots__ = ("after", "checks", "fixed", "found")
+    __slots__ = ("after", "checks", "fixed", "fixed_bytes", "found")
+    constant = True
 
     def __init__(self, line: str, found: Progress | None, after: bool) -> None:
         self.found, self.after, self.checks = found, after, 0
         self.fixed = _fixed(line)
+        self.fixed_bytes = _in_bytes(line, self.fixed)
 
     def fits(self, line: str) -> bool:
         return all(line.startswith(digits, at) for at, digits in self.fixed)
@@ -154,10 +179,14 @@ class ShapeCache:
 
     def __init__(self) -> None:
         self._plans: dict[tuple[bytes, bool, bool], object] = {}
+        self.trusted: dict[tuple[bool, bool], dict[bytes, _Plan | _Constant]] = {
+            (evaluating, no_epoch): {} for evaluating in (False, True) for no_epoch in (False, True)
+        }
+        """The trusted plans by the stream's state (evaluating, no epoch yet), then by shape."""
 
     def read(self, line: str, state: StreamState) -> Progress | None:
         key = (
-            line.encode("utf-8", "surrogatepass").translate(_SHAPE),
+            line.encode("utf-8", "surrogatepass").translate(SHAPE),
             state.evaluating,
             state.epoch is None,
         )
@@ -173,6 +202,8 @@ class ShapeCache:
             self._plans[key] = self._plan(line, found, carried, state)
             if len(self._plans) > _MAX_SHAPES:
                 self._plans.clear()
+                for plans in self.trusted.values():
+                    plans.clear()
             return found
         mirror = StreamState()
         mirror.epoch, mirror.evaluating = carried, key[1]
@@ -184,8 +215,11 @@ class ShapeCache:
             agrees = False
         if agrees:
             plan.checks += 1
+            if plan.checks == _CHECKS:
+                self.trusted[key[1], key[2]][key[0]] = plan
         else:
             self._plans[key] = _FULL
+            self.trusted[key[1], key[2]].pop(key[0], None)
         return found
 
     @staticmethod
