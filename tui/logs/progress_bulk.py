@@ -26,7 +26,7 @@ from typing import BinaryIO
 from tui.logs.progress import ProgressTracker, Series
 from tui.logs.progress_fields import stamp
 from tui.logs.progress_line import DIGIT, MAX_LINE, hinted
-from tui.logs.progress_shapes import SHAPE, fits_bytes
+from tui.logs.progress_shapes import MANY_SHAPES, SHAPE, fits_bytes
 
 GROUP = 4096
 """Lines a group holds (the CLI writes out the points each group made)."""
@@ -87,6 +87,7 @@ class BulkReader:
     def __init__(self, tracker: ProgressTracker) -> None:
         self.tracker = tracker
         reader = tracker._reader
+        reader.shapes.limit = MANY_SHAPES  # one stream in this process: room for many shapes
         self.state = reader.state
         self.trusted = reader.shapes.trusted
         self.floats: dict[bytes, float] = {}

@@ -26,9 +26,12 @@ SHAPE = bytes.maketrans(b"123456789", b"000000000")
 `str.translate` on a line with a bar's glyphs."""
 _CHECKS = 1
 """Lines of a shape read in full, and agreeing with its plan, before the plan is trusted."""
-_MAX_SHAPES = 1 << 15
-"""Shapes remembered (some 800 bytes each) before all are forgotten: a log whose lines print
-their words in ever new orders has thousands of shapes, each read in full until remembered."""
+MAX_SHAPES = 1 << 12
+"""Shapes a stream remembers (some 800 bytes each) before all are forgotten: the job screen
+keeps a reader per rank, so a few MB each. A log whose lines print their words in ever new
+orders has thousands of shapes, each read in full until remembered: `dtrain-tui metrics`,
+reading one stream, lets its cache hold `MANY_SHAPES`."""
+MANY_SHAPES = 1 << 15
 _FULL = object()  # a shape that is always read in full
 _KEY_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+")
 
@@ -177,7 +180,9 @@ class _Constant:
 class ShapeCache:
     """Plans by shape for one stream (see the module's docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = MAX_SHAPES) -> None:
+        self.limit = limit
+        """Shapes remembered before all are forgotten."""
         self._plans: dict[tuple[bytes, bool, bool], object] = {}
         self.trusted: dict[tuple[bool, bool], dict[bytes, _Plan | _Constant]] = {
             (evaluating, no_epoch): {} for evaluating in (False, True) for no_epoch in (False, True)
@@ -200,7 +205,7 @@ class ShapeCache:
             return found
         if plan is None:
             self._plans[key] = self._plan(line, found, carried, state)
-            if len(self._plans) > _MAX_SHAPES:
+            if len(self._plans) > self.limit:
                 self._plans.clear()
                 for plans in self.trusted.values():
                     plans.clear()
