@@ -1,15 +1,14 @@
 """`LogHead`: the part of a local log before its tail, read where it lies, indexed in bulk.
 
 A finished 1 GB log opens at its end (the tail is followed into a `LogStore`); what comes before
-is not copied anywhere. `index_head` counts its newlines a 4 MB read at a time into one reused
-buffer (no line is decoded; NumPy's vector compare where NumPy is installed, ~`wc -l` speed and
-without holding the GIL, else `bytes.count`, about a third as fast) and notes a checkpoint (the
-byte offset and number of a line) about every 64 KB, so any line is one small read away, and the
-view takes each batch of checkpoints as it comes: line 1 is there at once, the rest within a
-fraction of a second per GB. `scan_head` searches the raw bytes the same way (`bytes.find`, on
-lower-cased bytes for a case-blind query), and `find_errors` runs the store's `ErrorScanner`
-only on lines that hold one of its trigger words. Each runs in a thread and hands batches over;
-no Textual here.
+is not copied anywhere. `index_head` counts its newlines with `bytes.count` a 16 MB read at a
+time into one reused buffer (no line is decoded, no fresh pages per read) and notes a checkpoint
+(the byte offset and number of a line) about every 64 KB, so any line is one small read away,
+and the view takes each batch of checkpoints as it comes: line 1 is there at once (the first
+read is 4 MB), the rest within about a second per GB. `scan_head` searches the raw bytes the
+same way (`bytes.find`, on lower-cased bytes for a case-blind query), and `find_errors` runs the
+store's `ErrorScanner` only on lines that hold one of its trigger words. Each runs in a thread
+and hands batches over; no Textual here.
 
 A line read from here is what the `LineAssembler` would have made of it: a `\\r` progress bar
 collapses to its last state, bad UTF-8 becomes U+FFFD.
@@ -30,8 +29,8 @@ from widgets.log_store import _TRIGGERS, ERROR_BODY, ERROR_START, ErrorScanner
 READ = 4 << 20
 """Bytes per read while searching or finding errors."""
 INDEX_READ = 16 << 20
-"""Bytes per read while indexing: few reads, so few waits for the GIL after each (a read and
-NumPy's compare each let go of it, and taking it back from a busy UI thread can take 5 ms)."""
+"""Bytes per read while indexing: few reads, so few waits for the GIL after each (a read lets go
+of it, and taking it back from a busy UI thread can take Python's 5 ms switch interval)."""
 CHECKPOINT = 64 << 10
 """About this many bytes between checkpoints: a line is found by reading one such block."""
 BLOCK_CAP = 8 << 20
@@ -132,62 +131,26 @@ def index_head(
     head: LogHead, deliver: Callable[[array, array], None], stop: Callable[[], bool]
 ) -> None:
     """Count `head`'s lines from byte 0, calling `deliver(starts, numbers)` with each read's
-    checkpoints (the last at the read's last line start). Reads only; `head.take` applies.
-    The first read is small and counted at once, so line 1 is there before NumPy loads."""
+    checkpoints (the last at the read's last line start). Reads only; `head.take` applies."""
     buf = bytearray(INDEX_READ)
     view = memoryview(buf)
-    counts = _pure_counts(buf)
+    count, rfind = buf.count, buf.rfind
     pos, total = 0, 0
-    rfind = buf.rfind
     while pos < head.end and not stop():
         n = head.read_into(pos, view[: min(INDEX_READ if pos else READ, head.end - pos)])
         if not n:
             return
         starts, numbers = array("Q"), array("Q")
-        for s, count in zip(range(0, n, CHECKPOINT), counts(n), strict=True):
-            total += count
-            cut = rfind(b"\n", s, min(s + CHECKPOINT, n))
+        for s in range(0, n, CHECKPOINT):
+            e = min(s + CHECKPOINT, n)
+            total += count(b"\n", s, e)
+            cut = rfind(b"\n", s, e)
             if cut >= 0:
                 starts.append(pos + cut + 1)
                 numbers.append(total)
+        pos += n
         if starts:
             deliver(starts, numbers)
-        if not pos:  # line 1 is delivered: now NumPy may load
-            counts = _block_counts(buf)
-        pos += n
-
-
-def _pure_counts(buf: bytearray) -> Callable[[int], list[int]]:
-    return lambda n: [buf.count(b"\n", s, min(s + CHECKPOINT, n)) for s in range(0, n, CHECKPOINT)]
-
-
-def _block_counts(buf: bytearray) -> Callable[[int], list[int]]:
-    """`counts(n)` after `n` bytes were read into `buf`: the newlines in each `CHECKPOINT`
-    block of them. NumPy does a read in a few calls, each without the GIL (a call per block
-    would hand the GIL back and forth, waiting on a busy UI thread each time): newlines marked
-    as bytes 0/1, then each run of 128 words summed as uint64 (no byte lane passes 128, so none
-    carries into the next) and a word's 8 lanes added up in place. Without NumPy,
-    `bytes.count` a block at a time, about a third as fast."""
-    try:
-        import numpy as np
-    except ImportError:
-        return _pure_counts(buf)
-    data = np.frombuffer(buf, np.uint8)
-    marks = np.empty(len(buf), np.uint8)
-    words = CHECKPOINT // 8 // 128  # runs of 128 words in a block
-    low, ones = np.uint64(0x00FF00FF00FF00FF), np.uint64(0x0001000100010001)
-    eight, top = np.uint64(8), np.uint64(48)
-
-    def counts(n: int) -> list[int]:
-        np.equal(data[:n], 10, out=marks[:n].view(np.bool_))
-        k = n // CHECKPOINT
-        runs = marks[: k * CHECKPOINT].view(np.uint64).reshape(-1, 128).sum(axis=1, dtype=np.uint64)
-        pairs = (runs & low) + ((runs >> eight) & low)  # four 16-bit lanes
-        full = ((pairs * ones) >> top).reshape(k, words).sum(axis=1).tolist()
-        rest = [int(np.count_nonzero(marks[k * CHECKPOINT : n]))] if n % CHECKPOINT else []
-        return full + rest
-
-    return counts
 
 
 def needle_for(query: str) -> tuple[bytes, bool] | None:

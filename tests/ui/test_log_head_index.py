@@ -1,11 +1,10 @@
-"""The big log's line index and search over raw bytes (widgets/log_head.py), with NumPy's
-counter and with the pure-Python one it falls back to: every checkpoint names the line that
-really starts there, every line reads back as written, every hit has its true line number."""
+"""The big log's line index and search over raw bytes (widgets/log_head.py): every checkpoint
+names the line that really starts there, every line reads back as written, every hit has its
+true line number, across reads of every size and lines longer than a read."""
 
 from __future__ import annotations
 
 import random
-import sys
 from array import array
 from pathlib import Path
 
@@ -27,20 +26,13 @@ def write_log(path: Path) -> list[bytes]:
     return lines
 
 
-@pytest.fixture(params=["numpy", "pure"])
-def counter(request, monkeypatch):
-    if request.param == "pure":
-        monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` fails: the fallback
-    return request.param
-
-
 def indexed(path: Path) -> LogHead:
     head = LogHead(path, path.stat().st_size)
     index_head(head, head.take, lambda: False)
     return head
 
 
-def test_every_checkpoint_names_the_line_that_starts_there(tmp_path: Path, counter: str):
+def test_every_checkpoint_names_the_line_that_starts_there(tmp_path: Path):
     log = tmp_path / "rank0.log"
     lines = write_log(log)
     data = log.read_bytes()
@@ -59,7 +51,7 @@ def test_every_checkpoint_names_the_line_that_starts_there(tmp_path: Path, count
 
 
 @pytest.mark.parametrize("index_first", [True, False])
-def test_a_search_numbers_each_hit_as_its_line(tmp_path: Path, counter: str, index_first: bool):
+def test_a_search_numbers_each_hit_as_its_line(tmp_path: Path, index_first: bool):
     log = tmp_path / "rank0.log"
     lines = write_log(log)
     truth = [i for i, line in enumerate(lines) if b"NEEDLE" in line]
