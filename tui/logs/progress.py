@@ -19,6 +19,7 @@ import math
 import time
 from array import array
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tui.logs.progress_line import DIGIT, MAX_LINE, Progress, StreamState, hinted, read_line
@@ -171,14 +172,15 @@ class ProgressTracker:
         self._bar_total = 0  # the main bar: the one with the largest total (not eval bars)
         self._arrivals: deque[tuple[float, int]] = deque()
         self._count = 0
-        self._reader = LineReader()
+        self.reader = LineReader()
+        """Reads this log's lines in order (tui/logs/progress_bulk.py shares its shapes)."""
         self._first_epoch: float | None = None
         self._timed: list[tuple[float, int]] = []  # the first and the last timed step
 
     def feed(self, lines: list[str] | tuple[str, ...], now: float | None = None) -> int:
         """Take complete lines; how many reported progress."""
         found = 0
-        read = self._reader.read
+        read = self.reader.read
         for line in lines:
             progress = read(line)
             if progress is None or progress.kind == "ignored":
@@ -187,6 +189,11 @@ class ProgressTracker:
             self._apply(progress, now, add_points=True)
         self.lines_parsed += found
         return found
+
+    def feed_progress(self, progress: Progress, now: float | None = None) -> None:
+        """Take what one complete line reported, read elsewhere (a plan over its bytes)."""
+        self._apply(progress, now, add_points=True)
+        self.lines_parsed += 1
 
     def feed_partial(self, text: str, now: float | None = None) -> None:
         """Take the unfinished last line (a bar being redrawn): step and rate, no points."""
@@ -230,6 +237,75 @@ class ProgressTracker:
                 if series is None:
                     series = self.series[name] = Series(name, source=self.source)
                 series.add(x, value, self._epoch)
+
+    def take_run(
+        self,
+        n: int,
+        values: list[tuple[str, list[float]]],
+        steps: list[float] | None,
+        epochs: list[float] | None,
+        carried: float | None,
+        in_all: int | None,
+        total: int | None,
+        index: int | None,
+        now: float | None,
+    ) -> None:
+        """`n` lines of one shape read a column at a time (tui/logs/progress_bulk.py): their
+        points added at once, and the state the last of them leaves, as `feed` line by line
+        would. `values`: each metric's column; `steps`, `epochs`: each line's, or None where
+        the shape prints none (`carried`: the epoch an earlier line set); `in_all`, `total`,
+        `index`: the last the run printed (the epochs in all, the steps in all, the 0-based
+        epoch). Steps must be whole and rising where the lines print their time."""
+        if in_all is not None:
+            self._epochs = in_all
+        if epochs is not None:
+            self._epoch = epochs[-1]
+        elif carried is not None:
+            self._epoch = carried
+        if index is not None:
+            self._epoch_index = index
+        if steps is not None:
+            if total is not None:
+                self._total = total
+            self._step = int(steps[-1])
+            self._arrived(self._step, time.monotonic() if now is None else now)
+        if values:
+            if steps is not None:
+                xs = steps
+            elif self._step is not None:
+                xs = [float(self._step)] * n
+            else:
+                xs = list(map(float, range(self._count + 1, self._count + n + 1)))
+            self._count += n
+            es = epochs
+            if es is None and self._epoch is not None:
+                es = [self._epoch] * n
+            for name, ys in values:
+                if (series := self.series.get(name)) is None:
+                    series = self.series[name] = Series(name, source=self.source)
+                series.extend(xs, ys, es)
+        self.lines_parsed += n
+
+    def printed_run(self, steps: list[float], printed_at: Callable[[int], float | None]) -> None:
+        """`_printed` over a run of lines whose steps rise, asking `printed_at(k)` (line k's
+        printed time) only of the lines that can matter: the first timed one where none was
+        kept, then back from the last to the first that moves the latest."""
+        timed = self._timed
+        start = 0
+        if not timed:
+            for start in range(1, len(steps) + 1):
+                if (at := printed_at(start - 1)) is not None:
+                    timed.append((at, int(steps[start - 1])))
+                    break
+            else:
+                return
+        first, latest = timed[0][0], timed[-1][1]
+        for k in range(len(steps) - 1, start - 1, -1):
+            if steps[k] <= latest:
+                return
+            if (at := printed_at(k)) is not None and at > first:
+                timed[1:] = [(at, int(steps[k]))]
+                return
 
     def prepend(self, head: ProgressTracker) -> None:
         """Put the points of the lines before this tracker's first in front (a log opened at

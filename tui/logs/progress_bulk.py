@@ -10,20 +10,20 @@ times) are read together, a column of numbers per span, and their points added t
 in one go. Any other line (a new shape, one read in full, a line with `\\r` or bad bytes) is
 decoded and given to `feed`, in order, so the stream's memory is what it would have been.
 
-This is `ProgressTracker`'s bulk half: it sets the tracker's state as `_apply` would, line after
-line (tests/logs/test_progress_bulk.py holds the two to the same result).
+The tracker takes what a run of lines says at once (`ProgressTracker.take_run`, `printed_run`)
+and leaves the state feeding them line by line would (tests/logs/test_progress_bulk.py holds
+the two to the same result).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Iterator
 from itertools import islice
 from operator import eq, itemgetter, lt
 from typing import BinaryIO
 
-from tui.logs.progress import ProgressTracker, Series
+from tui.logs.progress import ProgressTracker
 from tui.logs.progress_fields import stamp
 from tui.logs.progress_line import DIGIT, MAX_LINE, hinted
 from tui.logs.progress_shapes import MANY_SHAPES, SHAPE, fits_bytes
@@ -86,7 +86,7 @@ class BulkReader:
 
     def __init__(self, tracker: ProgressTracker) -> None:
         self.tracker = tracker
-        reader = tracker._reader
+        reader = tracker.reader
         reader.shapes.limit = MANY_SHAPES  # one stream in this process: room for many shapes
         self.state = reader.state
         self.trusted = reader.shapes.trusted
@@ -167,8 +167,7 @@ class BulkReader:
             except _RAISES:
                 tracker.feed([raw.decode() for raw in run[at + 1 :]], now)
                 return
-            tracker._apply(progress, now, add_points=True)
-            tracker.lines_parsed += 1
+            tracker.feed_progress(progress, now)
 
     def _columns(self, plan, run: list[bytes], now: float | None) -> bool:
         """The run read a column at a time: False (nothing done) where a line would read
@@ -192,42 +191,13 @@ class BulkReader:
                 return False
             if plan.stamped and not all(map(lt, steps, islice(steps, 1, None))):
                 return False
-        # the tracker's state after the run: the last line's word (a field none printed keeps)
-        if in_all is not None:
-            tracker._epochs = in_all
-        if epochs is not None:
-            tracker._epoch = epochs[-1]
-        elif carried is not None:
-            tracker._epoch = carried
-        if (index := _last_index(plan.index, epochs, carried)) is not None:
-            tracker._epoch_index = index
-        if steps is not None:
-            if total is not None:
-                tracker._total = total
-            tracker._step = int(steps[-1])
-            tracker._arrived(tracker._step, time.monotonic() if now is None else now)
-            if plan.stamped:
-                _printed(tracker, run, steps)
-        if values:
-            if steps is not None:
-                xs = steps
-            elif tracker._step is not None:
-                xs = [float(tracker._step)] * n
-            else:
-                xs = list(map(float, range(tracker._count + 1, tracker._count + n + 1)))
-            tracker._count += n
-            es = epochs
-            if es is None and tracker._epoch is not None:
-                es = [tracker._epoch] * n
-            series = tracker.series
-            for name, ys in values:
-                if (one := series.get(name)) is None:
-                    one = series[name] = Series(name, source=tracker.source)
-                one.extend(xs, ys, es)
+        index = _last_index(plan.index, epochs, carried)
+        tracker.take_run(n, values, steps, epochs, carried, in_all, total, index, now)
+        if steps is not None and plan.stamped:
+            tracker.printed_run(steps, lambda k: stamp(run[k].decode()))
         state.evaluating = plan.after
         if epochs is not None:
             state.epoch = epochs[-1]
-        tracker.lines_parsed += n
         return True
 
     def _column(self, run: list[bytes], span: tuple[int, int]) -> list[float]:
@@ -289,24 +259,3 @@ def _last_index(kind: str | None, epochs: list[float] | None, carried: float | N
         if kind == "bar":
             return int(epoch)
     return None
-
-
-def _printed(tracker: ProgressTracker, run: list[bytes], steps: list[float]) -> None:
-    """`ProgressTracker._printed` over the run's lines, whose steps rise: the first timed step
-    where none was, then the last line printed after it with a step past the latest kept."""
-    timed = tracker._timed
-    start = 0
-    if not timed:
-        for start, raw in enumerate(run, 1):
-            if (at := stamp(raw.decode())) is not None:
-                timed.append((at, int(steps[start - 1])))
-                break
-        else:
-            return
-    first, latest = timed[0][0], timed[-1][1]
-    for k in range(len(run) - 1, start - 1, -1):
-        if steps[k] <= latest:
-            return
-        if (at := stamp(run[k].decode())) is not None and at > first:
-            timed[1:] = [(at, int(steps[k]))]
-            return

@@ -230,7 +230,7 @@ def table_row(line: str, header: list[str]) -> Found | None:
     return found
 
 
-_STAMP = re.compile(
+STAMP = re.compile(
     r"^\W{0,3}(?:(?P<y>\d{4})[-/])?(?P<mo>\d\d)[-/](?P<d>\d\d)[ T_]"
     r"(?P<h>\d\d):(?P<mi>\d\d):(?P<s>\d\d)(?:[.,](?P<f>\d{1,6}))?"
 )
@@ -239,7 +239,7 @@ _STAMP = re.compile(
 def stamp(line: str) -> float | None:
     """Seconds (on an arbitrary but consistent scale) from the time a line starts with:
     `2023-03-22 09:30:39`, `[2022-03-11 02:06:58,985]`, `04/21 21:03:53`, `[2020/11/16 1:1:2]`."""
-    m = _STAMP.match(line)
+    m = STAMP.match(line)
     if m is None:
         return None
     y, mo, d, h, mi, s, f = m.groups()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from tui.logs.progress_fields import _STAMP, clock, stamp
+from tui.logs.progress_fields import STAMP, clock, stamp
 from tui.logs.progress_line import Progress, StreamState, read_line
 
 SHAPE = bytes.maketrans(b"123456789", b"000000000")
@@ -85,7 +85,7 @@ class _Plan:
         self.fixed = _fixed(line)
         self.fixed_bytes = _in_bytes(line, self.fixed)
         self.is_ascii = line.isascii()
-        self.stamped = _STAMP.match(line) is not None  # so are all lines of the shape
+        self.stamped = STAMP.match(line) is not None  # so are all lines of the shape
         # How the 0-based epoch follows from the printed one, as progress_line decides it.
         self.index = "epoch" if p.kind == "epoch" else "ranged" if p.epochs is not None else None
         if p.kind == "tqdm":
