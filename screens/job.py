@@ -200,7 +200,8 @@ class JobScreen(JobKeys):
     def on_job_screen_status_received(self, message: StatusReceived) -> None:
         self.status, self._problem = message.status, None
         self.sources.update(message.sources)
-        self.network.refresh()
+        if self.log_name is not None:  # else once the log's start is known (_follow)
+            self.network.refresh()
         if self.log_name is None:
             wanted = self._wanted_log if self._wanted_log in self.sources else None
             first = wanted or default_log(self.sources)
@@ -319,6 +320,7 @@ class JobScreen(JobKeys):
                 self._open_head(follower.source.path, start, generation)
             else:
                 self._fill_head(follower.source, start, generation)
+        self.network.refresh()  # not beside a big log's index: after it (_open_head)
         async with aclosing(follower.updates()) as updates:
             async for update in updates:
                 if generation != self._generation:
@@ -352,6 +354,7 @@ class JobScreen(JobKeys):
                 self.head_fill = None if done >= end else (done, end)
                 if self.head_fill is None:
                     self.show_status()
+                    self.network.refresh()
                     # After the index, not beside it: parsing for the chart holds the GIL.
                     self._chart_head(path, end, generation)
 

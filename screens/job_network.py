@@ -37,6 +37,8 @@ class JobNetwork:
         self.reader = NetworkReader()
         self.network: Network | None = None
         self._read_at = 0.0
+        self._read_files: list[tuple[str, int, int]] | None = None
+        """The files (path, size, mtime) the last readout was read from."""
         self._plan: tuple[str | None, int | None] | None = None
 
     def take(self, lines: list[str]) -> None:
@@ -46,9 +48,11 @@ class JobNetwork:
                 self.reader.feed(line)
 
     def refresh(self) -> None:
-        """Now and then, read what NCCL said, off the screen's thread."""
+        """Now and then, read what NCCL said, off the screen's thread (not while a big log's
+        lines are being counted: both read the whole file, and the count is what the user waits
+        for)."""
         now = time.monotonic()
-        if now - self._read_at < EVERY:
+        if now - self._read_at < EVERY or self.screen.head_fill is not None:
             return
         self._read_at = now
         self.screen.run_worker(
@@ -58,6 +62,10 @@ class JobNetwork:
     def _read(self) -> None:
         vm_size, nodes = self.plan()
         paths = [s.path for s in self.screen.sources.values() if isinstance(s, FileSource)]
+        files = [_stamp(path) for path in paths]
+        if paths and files == self._read_files:
+            return  # no rank's log changed (a finished job): the readout stands
+        self._read_files = files
         net = read_logs(paths, nodes) if paths else self.reader.network_seen(nodes)
         with contextlib.suppress(RuntimeError):  # the screen was closed meanwhile
             self.screen.app.call_from_thread(self.show, net, vm_size, nodes)
@@ -102,3 +110,11 @@ class JobNetwork:
         line.update(text)
         line.set_class(bool(text), "-shown")
         line.set_class(warning is not None, "-warning")
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path), stat.st_size, stat.st_mtime_ns)

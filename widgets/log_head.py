@@ -1,14 +1,15 @@
 """`LogHead`: the part of a local log before its tail, read where it lies, indexed in bulk.
 
 A finished 1 GB log opens at its end (the tail is followed into a `LogStore`); what comes before
-is not copied anywhere. `index_head` counts its newlines with `bytes.count` a 16 MB read at a
-time into one reused buffer (no line is decoded, no fresh pages per read) and notes a checkpoint
-(the byte offset and number of a line) about every 64 KB, so any line is one small read away,
-and the view takes each batch of checkpoints as it comes: line 1 is there at once (the first
-read is 4 MB), the rest within about a second per GB. `scan_head` searches the raw bytes the
-same way (`bytes.find`, on lower-cased bytes for a case-blind query), and `find_errors` runs the
-store's `ErrorScanner` only on lines that hold one of its trigger words. Each runs in a thread
-and hands batches over; no Textual here.
+is not copied anywhere. `index_head` has helper processes count its newlines (log_count.py: a
+part each, side by side, none holding this process's GIL; the calling thread counts where none
+can start) and notes a checkpoint (the byte offset and number of a line) about every 64 KB, so
+any line is one small read away, and the view takes each batch of checkpoints as it comes: line
+1 is there at once (the first read is 4 MB), the rest within about 0.3 s per GB on two cores.
+`scan_head` searches the raw bytes (`bytes.find`, on lower-cased bytes for a case-blind query)
+and numbers its hits from the index's checkpoints, counting no line the index will count, and
+`find_errors` runs the store's `ErrorScanner` only on lines that hold one of its trigger words.
+Each runs in a thread and hands batches over; no Textual here.
 
 A line read from here is what the `LineAssembler` would have made of it: a `\\r` progress bar
 collapses to its last state, bad UTF-8 becomes U+FFFD.
@@ -18,21 +19,24 @@ from __future__ import annotations
 
 import contextlib
 import os
+import subprocess
+import sys
+import time
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
+from widgets.log_count import CHECKPOINT, CHECKS, FIRST_READ, TOTAL, count_read
+from widgets.log_count import READ as INDEX_READ
 from widgets.log_store import _TRIGGERS, ERROR_BODY, ERROR_START, ErrorScanner
 
 READ = 4 << 20
 """Bytes per read while searching or finding errors."""
-INDEX_READ = 16 << 20
-"""Bytes per read while indexing: few reads, so few waits for the GIL after each (a read lets go
-of it, and taking it back from a busy UI thread can take Python's 5 ms switch interval)."""
-CHECKPOINT = 64 << 10
-"""About this many bytes between checkpoints: a line is found by reading one such block."""
+HELPER_PART = 64 << 20
+"""Helper processes count a head from this size, each a part of at least this much."""
+_COUNTER = str(Path(__file__).with_name("log_count.py"))
 BLOCK_CAP = 8 << 20
 """At most this much of one block is read (a block that long is a single huge line)."""
 _TRIGGER_BYTES = tuple(word.encode() for word in _TRIGGERS)
@@ -58,7 +62,10 @@ class LogHead:
         self.path = Path(path)
         self.end = end
         """Bytes in the head."""
-        self._fd = os.open(self.path, os.O_RDONLY)  # kept: the log may be moved or deleted
+        self.fd = os.open(self.path, os.O_RDONLY)  # kept: the log may be moved or deleted
+        self.indexing = False
+        """True while an index is being built (a search leaves the numbering to it)."""
+        self.helpers: list[subprocess.Popen] = []
         self.starts = array("Q", [0])
         self.numbers = array("Q", [0])
         """Checkpoint i: line `numbers[i]` starts at byte `starts[i]`."""
@@ -95,14 +102,14 @@ class LogHead:
 
     def read(self, offset: int, size: int) -> bytes:
         try:
-            return os.pread(self._fd, size, offset)
+            return os.pread(self.fd, size, offset)
         except OSError:
             return b""  # closed under us (the view went away)
 
     def read_into(self, offset: int, into: memoryview) -> int:
         """Bytes from `offset` into `into` (a reused buffer: no fresh pages per read); how many."""
         try:
-            return os.preadv(self._fd, [into], offset)
+            return os.preadv(self.fd, [into], offset)
         except OSError:
             return 0
 
@@ -119,8 +126,10 @@ class LogHead:
         return lines
 
     def close(self) -> None:
+        for proc in self.helpers:
+            proc.kill()
         with contextlib.suppress(OSError):
-            os.close(self._fd)
+            os.close(self.fd)
         self._blocks.clear()
 
 
@@ -128,29 +137,114 @@ class LogHead:
 
 
 def index_head(
-    head: LogHead, deliver: Callable[[array, array], None], stop: Callable[[], bool]
+    head: LogHead,
+    deliver: Callable[[array, array], None],
+    stop: Callable[[], bool],
+    helpers: int | None = None,
 ) -> None:
-    """Count `head`'s lines from byte 0, calling `deliver(starts, numbers)` with each read's
-    checkpoints (the last at the read's last line start). Reads only; `head.take` applies."""
-    buf = bytearray(INDEX_READ)
-    view = memoryview(buf)
-    count, rfind = buf.count, buf.rfind
-    pos, total = 0, 0
-    while pos < head.end and not stop():
-        n = head.read_into(pos, view[: min(INDEX_READ if pos else READ, head.end - pos)])
-        if not n:
-            return
+    """Count `head`'s lines from byte 0, calling `deliver(starts, numbers)` with checkpoints in
+    order as they are counted. Reads only; `head.take` applies. `helpers`: how many helper
+    processes count (default: one per CPU up to 4, none for a head under `HELPER_PART`); what
+    they do not finish, for whatever reason, this thread counts."""
+    head.indexing = True
+    try:
+        parts = helper_count(head.end) if helpers is None else helpers
+        pos, total = _index_by_helpers(head, parts, deliver, stop) if parts else (0, 0)
+        buf = bytearray(INDEX_READ)
+        view = memoryview(buf)
+        while pos < head.end and not stop():
+            n = head.read_into(pos, view[: min(INDEX_READ if pos else FIRST_READ, head.end - pos)])
+            if not n:
+                return
+            starts, numbers = array("Q"), array("Q")
+            total = count_read(buf, n, pos, total, starts, numbers)
+            pos += n
+            if starts:
+                deliver(starts, numbers)
+    finally:
+        head.indexing = False
+
+
+def helper_count(size: int) -> int:
+    """How many helper processes count a head of `size` bytes (0: the calling thread does)."""
+    if size < HELPER_PART or not sys.executable:
+        return 0
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    return max(1, min(4, cpus, size // HELPER_PART))
+
+
+def _index_by_helpers(
+    head: LogHead, parts: int, deliver: Callable[[array, array], None], stop: Callable[[], bool]
+) -> tuple[int, int]:
+    """Have `parts` helper processes count the head a part each (log_count.py), delivering part
+    0's checkpoints as they come and each later part's with the lines before it added. Where the
+    count got to (a line start and its number): the head's end unless a helper failed. This
+    thread counts the first read itself before they start: line 1 at once."""
+    bounds = [0, *(head.end * k // parts // CHECKPOINT * CHECKPOINT for k in range(1, parts))]
+    bounds.append(head.end)
+    at, base = (0, 0), 0
+    try:
+        buf = bytearray(FIRST_READ)
         starts, numbers = array("Q"), array("Q")
-        for s in range(0, n, CHECKPOINT):
-            e = min(s + CHECKPOINT, n)
-            total += count(b"\n", s, e)
-            cut = rfind(b"\n", s, e)
-            if cut >= 0:
-                starts.append(pos + cut + 1)
-                numbers.append(total)
-        pos += n
+        first = head.read_into(0, memoryview(buf)[: min(FIRST_READ, head.end)])
+        count_read(buf, first, 0, 0, starts, numbers)
         if starts:
             deliver(starts, numbers)
+            at = (starts[-1], numbers[-1])
+        for k in range(parts):
+            argv = [sys.executable, "-I", "-S", _COUNTER, str(head.fd), str(bounds[k])]
+            argv += [str(bounds[k + 1]), "1" if k == 0 else "0"]
+            head.helpers.append(
+                subprocess.Popen(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    pass_fds=(head.fd,),
+                )
+            )
+        for k, proc in enumerate(head.helpers):
+            most = (bounds[k + 1] - bounds[k]) // CHECKPOINT + 2  # checkpoints a part can have
+            while not stop():
+                kind, n = _words(proc.stdout, 2)
+                if kind == TOTAL:
+                    base += n
+                    break
+                if kind != CHECKS or not 0 < n <= most:
+                    raise ValueError(f"helper {k} sent {kind} {n}")
+                starts, numbers = _words(proc.stdout, n), _words(proc.stdout, n)
+                if k == 0 and starts[0] <= at[0]:  # counted here already
+                    skip = bisect_right(starts, at[0])
+                    starts, numbers = starts[skip:], numbers[skip:]
+                    if not starts:
+                        continue
+                if base:
+                    numbers = array("Q", (number + base for number in numbers))
+                deliver(starts, numbers)
+                at = (starts[-1], numbers[-1])
+            else:
+                return at
+        return head.end, base
+    except (OSError, ValueError):
+        return at  # a helper could not start or stopped: the thread counts on from here
+    finally:
+        for proc in head.helpers:
+            proc.kill()
+            proc.wait()
+            if proc.stdout is not None:
+                proc.stdout.close()
+        head.helpers.clear()
+
+
+def _words(stream, n: int) -> array:
+    """`n` unsigned 64-bit words from a helper's output."""
+    data = stream.read(8 * n)
+    if len(data) != 8 * n:
+        raise ValueError("a helper stopped early")
+    return array("Q", data)
 
 
 def needle_for(query: str) -> tuple[bytes, bool] | None:
@@ -172,30 +266,29 @@ def scan_head(
 ) -> None:
     """The numbers of the head's lines that hold `query`, a read at a time:
     `deliver(numbers, bytes_scanned)`. `matches(text)` is the view's own test, asked only of
-    lines whose shown text may differ from their bytes (a `\\r` in them) or with no needle."""
+    lines whose shown text may differ from their bytes (a `\\r` in them) or with no needle.
+    A read's hits are counted from its first line, whose number the index gives once it has got
+    there (while it is being built, this waits for it rather than counting the same lines)."""
     found = needle_for(query)
     buf = bytearray(READ)  # one buffer for every read: no fresh pages each time
     view = memoryview(buf)
-    pos, number = 0, 0  # number: the line at `pos`; None where the index can tell it later
+    pos = 0
+    waiting: list[tuple[int, array]] = []  # (a read's first byte, its hits counted from there)
     while pos < head.end and not stop():
         n = head.read_into(pos, view[: min(READ, head.end - pos)])
         if not n:
             return
         cut = buf.rfind(b"\n", 0, n) + 1 or n
-        numbers = array("Q")
+        lines = array("Q")
         if found is None:
-            number = _line_at(head, pos) if number is None else number
             text = buf[:cut].decode("utf-8", "replace").split("\n")
-            numbers.extend(number + i for i, s in enumerate(text) if matches(assembled(s)))
-            number += buf.count(b"\n", 0, cut)
+            lines.extend(i for i, s in enumerate(text) if matches(assembled(s)))
         else:
             needle, fold = found
             hay = buf[:cut].lower() if fold else buf
             find, count = hay.find, hay.count
-            i, counted = find(needle, 0, cut), 0
+            i, counted, number = find(needle, 0, cut), 0, 0
             while i >= 0:
-                if number is None:
-                    number = _line_at(head, pos)
                 number += count(b"\n", counted, i)
                 counted = i
                 first = hay.rfind(b"\n", 0, i) + 1
@@ -203,18 +296,37 @@ def scan_head(
                 last = cut if last < 0 else last
                 line = buf[first:last]
                 if b"\r" not in line or matches(assembled(line.decode("utf-8", "replace"))):
-                    numbers.append(number)
+                    lines.append(number)
                 i = find(needle, last + 1, cut) if last < cut else -1
-            if number is not None and head.indexed < pos + cut:
-                number += count(b"\n", counted, cut)
-            else:  # the index has numbered these bytes: no need to count them twice
-                number = None
+        if lines:
+            waiting.append((pos, lines))
         pos += cut
-        deliver(numbers, pos)
+        _number(head, waiting, deliver, pos)
+    while waiting and head.indexing and not stop():
+        time.sleep(0.005)
+        _number(head, waiting, deliver, pos)
+    _number(head, waiting, deliver, pos, count=True)
+
+
+def _number(
+    head: LogHead,
+    waiting: list[tuple[int, array]],
+    deliver: Callable[[array, int], None],
+    scanned: int,
+    count: bool = False,
+) -> None:
+    """Deliver the waiting hits the index has reached (all of them when `count`: the lines the
+    index has not reached are counted here), in order; `scanned` bytes have been searched."""
+    numbers = array("Q")
+    while waiting and (count or waiting[0][0] <= head.indexed):
+        at, lines = waiting.pop(0)
+        base = _line_at(head, at)
+        numbers.extend(base + k for k in lines)
+    deliver(numbers, scanned)
 
 
 def _line_at(head: LogHead, offset: int) -> int:
-    """The number of the line starting at byte `offset` (a line start), from the index's
+    """The number of the line that holds byte `offset`, from the index's
     nearest checkpoint before it and the newlines between. Another thread's `take()` may be
     adding checkpoints meanwhile: those it has finished are those below `indexed`, set last."""
     indexed = head.indexed

@@ -132,7 +132,9 @@ class LogView(LogSearch, can_focus=True):
         as the index reaches it (`progress(bytes)` each time), the lines shown staying put.
         A search or filter runs again over the whole log."""
         store = self._store
-        store.attach_head(LogHead(path, end))
+        head = LogHead(path, end)
+        head.indexing = True  # from now: a search leaves the numbering to the index
+        store.attach_head(head)
         self._head_progress = progress
         self._index_head(store)
         if self.filter_query:
