@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from io import BytesIO
 from pathlib import Path
 
 from tui.logs.assembler import LineAssembler
 from tui.logs.progress import ProgressTracker
+from tui.logs.progress_bulk import BulkReader, line_groups
 from tui.logs.sources import LogSource, SourceError, read_tail
 from widgets.log_store import LogStore
 
@@ -26,8 +28,8 @@ TAIL_BYTES = 64 << 10
 HEAD_READ = 1 << 20
 """Bytes per read while the head fills (the view stays responsive between reads)."""
 PARSED_HEAD = 32 << 20
-"""Of a longer head, every k-th line is parsed for the chart so that about this many bytes are:
-parsing runs at ~40k progress lines/s, and a chart at terminal width shows no more anyway."""
+"""Of a longer head, about this many bytes are parsed for the chart (every k-th line of a head
+read from afar, evenly spaced pieces of a local one): a chart at terminal width shows no more."""
 
 
 async def tail_start(source: LogSource) -> int:
@@ -83,6 +85,7 @@ def head_progress(path: Path, end: int, pieces: int = 256) -> ProgressTracker:
     """The training progress in bytes 0..`end` of a log file, for the chart: all of a head up
     to `PARSED_HEAD` bytes, else that many in `pieces` evenly spaced reads (whole lines only)."""
     tracker = ProgressTracker("log")
+    reader = BulkReader(tracker)  # the same points as `tracker.feed`, ~25x faster (metrics CLI)
     step = PARSED_HEAD // pieces
     spots = [0] if end <= PARSED_HEAD else [end * i // pieces for i in range(pieces)]
     with path.open("rb") as f:
@@ -91,7 +94,8 @@ def head_progress(path: Path, end: int, pieces: int = 256) -> ProgressTracker:
             data = f.read(end - offset if end <= PARSED_HEAD else min(step, end - offset))
             if offset:
                 data = data[data.find(b"\n") + 1 :]  # from the first whole line
-            tracker.feed(LineAssembler().feed(data[: data.rfind(b"\n") + 1]), now=0.0)
+            for lines in line_groups(BytesIO(data[: data.rfind(b"\n") + 1])):
+                reader.feed(lines, now=0.0)
     return tracker
 
 

@@ -7,9 +7,8 @@ can start) and notes a checkpoint (the byte offset and number of a line) about e
 any line is one small read away, and the view takes each batch of checkpoints as it comes: line
 1 is there at once (the first read is 4 MB), the rest within about 0.3 s per GB on two cores.
 `scan_head` searches the raw bytes (`bytes.find`, on lower-cased bytes for a case-blind query)
-and numbers its hits from the index's checkpoints, counting no line the index will count, and
-`find_errors` runs the store's `ErrorScanner` only on lines that hold one of its trigger words.
-Each runs in a thread and hands batches over; no Textual here.
+and numbers its hits from the index's checkpoints, counting no line the index will count; the
+errors are found by log_errors.py. Each runs in a thread and hands batches over; no Textual.
 
 A line read from here is what the `LineAssembler` would have made of it: a `\\r` progress bar
 collapses to its last state, bad UTF-8 becomes U+FFFD.
@@ -30,7 +29,6 @@ from pathlib import Path
 
 from widgets.log_count import CHECKPOINT, CHECKS, FIRST_READ, TOTAL, count_read
 from widgets.log_count import READ as INDEX_READ
-from widgets.log_store import _TRIGGERS, ERROR_BODY, ERROR_START, ErrorScanner
 
 READ = 4 << 20
 """Bytes per read while searching or finding errors."""
@@ -39,7 +37,6 @@ HELPER_PART = 64 << 20
 _COUNTER = str(Path(__file__).with_name("log_count.py"))
 BLOCK_CAP = 8 << 20
 """At most this much of one block is read (a block that long is a single huge line)."""
-_TRIGGER_BYTES = tuple(word.encode() for word in _TRIGGERS)
 
 
 def assembled(line: str) -> str:
@@ -197,25 +194,17 @@ def _index_by_helpers(
         for k in range(parts):
             argv = [sys.executable, "-I", "-S", _COUNTER, str(head.fd), str(bounds[k])]
             argv += [str(bounds[k + 1]), "1" if k == 0 else "0"]
-            head.helpers.append(
-                subprocess.Popen(
-                    argv,
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
-                    pass_fds=(head.fd,),
-                )
-            )
+            head.helpers.append(start_helper(argv, head.fd))
         for k, proc in enumerate(head.helpers):
             most = (bounds[k + 1] - bounds[k]) // CHECKPOINT + 2  # checkpoints a part can have
             while not stop():
-                kind, n = _words(proc.stdout, 2)
+                kind, n = read_words(proc.stdout, 2)
                 if kind == TOTAL:
                     base += n
                     break
                 if kind != CHECKS or not 0 < n <= most:
                     raise ValueError(f"helper {k} sent {kind} {n}")
-                starts, numbers = _words(proc.stdout, n), _words(proc.stdout, n)
+                starts, numbers = read_words(proc.stdout, n), read_words(proc.stdout, n)
                 if k == 0 and starts[0] <= at[0]:  # counted here already
                     skip = bisect_right(starts, at[0])
                     starts, numbers = starts[skip:], numbers[skip:]
@@ -231,15 +220,10 @@ def _index_by_helpers(
     except (OSError, ValueError):
         return at  # a helper could not start or stopped: the thread counts on from here
     finally:
-        for proc in head.helpers:
-            proc.kill()
-            proc.wait()
-            if proc.stdout is not None:
-                proc.stdout.close()
-        head.helpers.clear()
+        reap_helpers(head)
 
 
-def _words(stream, n: int) -> array:
+def read_words(stream, n: int) -> array:
     """`n` unsigned 64-bit words from a helper's output."""
     data = stream.read(8 * n)
     if len(data) != 8 * n:
@@ -341,67 +325,20 @@ def _line_at(head: LogHead, offset: int) -> int:
     return number
 
 
-def find_errors(
-    head: LogHead, deliver: Callable[[array, array], None], stop: Callable[[], bool]
-) -> None:
-    """The head's error ranges as `ErrorScanner` sees them, a read at a time:
-    `deliver(starts, ends)` (an error still open at a read's end is delivered with the next)."""
-    scanner = ErrorScanner()
-    pos, number = 0, 0
-    open_start = open_end = -1
-    while pos < head.end and not stop():
-        buf = head.read(pos, min(READ, head.end - pos))
-        if not buf:
-            return
-        cut = buf.rfind(b"\n") + 1 or len(buf)
-        chunk = buf[:cut]
-        pos += cut
-        starts, ends = array("Q"), array("Q")
-        if open_start >= 0 or any(word in chunk for word in _TRIGGER_BYTES):
-            lines = chunk.decode("utf-8", "replace").split("\n")[:-1]
-            classified = 0  # lines before this one have been classified
-            for k in _candidate_lines(chunk, scanner.mode is not None):
-                if k < classified:
-                    continue
-                while k < len(lines):
-                    kind = scanner.classify(assembled(lines[k]))
-                    if kind == ERROR_START:
-                        if open_start >= 0:
-                            starts.append(open_start)
-                            ends.append(open_end)
-                        open_start, open_end = number + k, number + k + 1
-                    elif kind == ERROR_BODY and open_start >= 0:
-                        open_end = number + k + 1
-                    k += 1
-                    if scanner.mode is None:
-                        break
-                classified = k
-            number += len(lines)
-        else:
-            number += chunk.count(b"\n")
-        if open_start >= 0 and scanner.mode is None:
-            starts.append(open_start)
-            ends.append(open_end)
-            open_start = -1
-        if starts:
-            deliver(starts, ends)
-    if open_start >= 0:
-        deliver(array("Q", [open_start]), array("Q", [open_end]))
+def start_helper(argv: list[str], fd: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(fd,),
+    )
 
 
-def _candidate_lines(chunk: bytes, from_first: bool):
-    """The indexes of `chunk`'s lines that hold a trigger word, in order (0 first when an
-    error is still open), each once; lines after one are classified while its error lasts."""
-    hits = {0} if from_first else set()
-    for word in _TRIGGER_BYTES:
-        i = chunk.find(word)
-        while i >= 0:
-            hits.add(i)
-            i = chunk.find(word, chunk.find(b"\n", i) + 1 or len(chunk))
-    done, line, pos = -1, 0, 0
-    for i in sorted(hits):
-        line += chunk.count(b"\n", pos, i)
-        pos = i
-        if line > done:
-            done = line
-            yield line
+def reap_helpers(head: LogHead) -> None:
+    for proc in head.helpers:
+        proc.kill()
+        proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+    head.helpers.clear()

@@ -55,6 +55,10 @@ _TRIGGERS = (
 than the regex, so most text is cleared without it (each batch is scanned once per word)."""
 
 PLAIN, ERROR_START, ERROR_BODY = 0, 1, 2
+FRAME_LINES = 256
+"""A launcher's summary frame ends at its closing `====` or after this many lines (torchrun's
+lists each failed local rank in ~7 lines; a pasted log cut inside its frame held one open over
+31,000 lines of the next log)."""
 
 
 def strip_ansi(text: str) -> str:
@@ -78,6 +82,8 @@ class ErrorScanner:
     def __init__(self) -> None:
         self.mode: str | None = None
         """None between errors; "traceback", "summary?" (a frame may follow), "summary"."""
+        self.framed = 0
+        """Lines of the summary's frame so far."""
 
     def classify(self, line: str) -> int:
         body = strip_ansi(line)
@@ -93,13 +99,14 @@ class ErrorScanner:
             self.mode = "summary?" if "ChildFailedError" in body else None
             return ERROR_BODY  # the exception line closes the traceback
         if mode == "summary":
-            if body.startswith("===="):
-                self.mode = None
+            self.framed += 1
+            if body.startswith("====") or self.framed >= FRAME_LINES:
+                self.mode = None  # (a frame cut off where a log was pasted: not on for ever)
             return ERROR_BODY
         if mode == "summary?":
             self.mode = None
             if body.startswith("===="):
-                self.mode = "summary"
+                self.mode, self.framed = "summary", 0
                 return ERROR_BODY
         if "Traceback (most recent call last)" in body:
             self.mode = "traceback"

@@ -22,7 +22,8 @@ from textual import work
 from textual.binding import Binding
 from textual.worker import get_current_worker
 
-from widgets.log_head import LogHead, find_errors, index_head
+from widgets.log_errors import index_and_find_errors
+from widgets.log_head import LogHead
 from widgets.log_search import LogSearch
 from widgets.log_store import BLOCK, LogStore
 
@@ -166,8 +167,7 @@ class LogView(LogSearch, can_focus=True):
             self.call_later(self._head_errors, store, found, ends)  # after the index's, in order
 
         try:
-            index_head(head, deliver, stop)
-            find_errors(head, errors, stop)
+            index_and_find_errors(head, deliver, errors, stop)
         except RuntimeError:
             return  # the app is closing
 

@@ -6,7 +6,14 @@ from pathlib import Path
 
 from textual.app import App, ComposeResult
 
-from widgets.log_store import ERROR_BODY, ERROR_START, PLAIN, ErrorScanner, LogStore
+from widgets.log_store import (
+    ERROR_BODY,
+    ERROR_START,
+    FRAME_LINES,
+    PLAIN,
+    ErrorScanner,
+    LogStore,
+)
 from widgets.log_view import LogView
 
 TORCHRUN_FAILURE = """\
@@ -35,6 +42,11 @@ def kinds(lines: list[str]) -> list[int]:
 
 def test_a_traceback_runs_to_its_exception_line_and_torchruns_summary_belongs_to_it():
     assert kinds(TORCHRUN_FAILURE) == [ERROR_START] + [ERROR_BODY] * 14 + [PLAIN]
+    # A log pasted into an issue, cut inside the frame: the frame ends, the training goes on.
+    cut = TORCHRUN_FAILURE[:8] + [f"epoch 4 step {i} loss 0.1" for i in range(2_000)]
+    framed = 5 + FRAME_LINES  # the traceback, the frame's `====`, then FRAME_LINES lines at most
+    assert kinds(cut)[:framed] == [ERROR_START] + [ERROR_BODY] * (framed - 1)
+    assert kinds(cut)[framed:] == [PLAIN] * (len(cut) - framed)
     prefixed = [
         "[rank1]: Traceback (most recent call last):",
         '[rank1]:   File "train.py", line 3, in <module>',
