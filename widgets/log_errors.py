@@ -8,8 +8,8 @@ by the calling thread. No Textual here.
 
 from __future__ import annotations
 
-import contextlib
 import os
+import subprocess
 import sys
 from array import array
 from bisect import bisect_right
@@ -161,11 +161,15 @@ def _errors_by_helpers(
     part (one open at a part's end runs on into the next), and once."""
     root = str(Path(__file__).resolve().parents[1])
     ends = [*cuts[1:], (head.end, None)]
+    procs: list[subprocess.Popen | None] = []  # part k's helper, None where none started
     for (start, number), (until, _) in zip(cuts, ends, strict=True):
         argv = [sys.executable, "-I", "-S", "-c", _ERRORS, root, str(head.fd), str(start)]
         argv += [str(number), str(until), str(head.end)]
-        with contextlib.suppress(OSError):
-            head.helpers.append(start_helper(argv, head.fd))
+        try:
+            procs.append(start_helper(argv, head.fd))
+        except OSError:
+            procs.append(None)
+    head.helpers.extend(proc for proc in procs if proc is not None)
     last = 0  # the end of the last error delivered
 
     def take(starts: array, ends_: array, below: int | None) -> None:
@@ -181,7 +185,7 @@ def _errors_by_helpers(
 
     try:
         for k, ((start, number), (_, below)) in enumerate(zip(cuts, ends, strict=True)):
-            proc = head.helpers[k] if k < len(head.helpers) else None
+            proc = procs[k]
             try:
                 if proc is None:
                     raise ValueError("no helper")

@@ -90,3 +90,30 @@ def test_a_helper_that_fails_leaves_its_part_to_the_thread(
     finally:
         head.close()
         again.close()
+
+
+def test_a_part_whose_helper_cannot_start_is_found_here_and_the_others_by_theirs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    log = tmp_path / "rank0.log"
+    write_log(log)
+    head = LogHead(log, log.stat().st_size)
+    truth = errors(lambda deliver: find_errors(head, deliver, lambda: False))
+    started = []
+
+    def second_on(argv: list[str], fd: int):
+        started.append(argv)
+        if len(started) == 1:
+            raise OSError("no more processes")
+        return log_head.start_helper(argv, fd)
+
+    monkeypatch.setattr(log_errors, "start_helper", second_on)
+    again = LogHead(log, log.stat().st_size)
+    try:
+        got = errors(
+            lambda deliver: index_and_find_errors(again, again.take, deliver, lambda: False, 3)
+        )
+        assert got == truth and len(started) == 3
+    finally:
+        head.close()
+        again.close()
