@@ -127,7 +127,7 @@ def test_a_slowly_read_log_gets_no_rate_from_its_reading(tmp_path: Path, monkeyp
     big log (a second a step here) is the parse's speed, not training's."""
     import itertools
 
-    from tui.cli.main import main
+    from tui.cli.commands import main
     from tui.logs import progress
 
     clock = itertools.count()

@@ -84,7 +84,7 @@ def run(argv: list[str], limit: float | None = None) -> dict[str, float]:
 
 
 def product(command: str, path: Path) -> list[str]:
-    return [sys.executable, "-m", "tui.cli.main", command, str(path)]
+    return [sys.executable, "-m", "tui", command, str(path)]
 
 
 def main() -> None:

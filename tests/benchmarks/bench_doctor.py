@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tui.cli.main import main as cli  # noqa: E402
+from tui.cli.commands import main as cli  # noqa: E402
 from tui.logs.doctor import diagnose, load_path  # noqa: E402
 
 CULPRIT = 613

@@ -152,7 +152,7 @@ def terminal_first_frame(runs: int = 11, size: tuple[int, int] = (80, 24)) -> No
     )
     wizard, bare = [], []
     for _ in range(runs):
-        argv = [sys.executable, "-m", "tui.cli.main"]
+        argv = [sys.executable, "-m", "tui"]
         wizard.append(_on_screen(argv, b"training script", env, size))
         bare.append(_on_screen([sys.executable, str(bare_app)], b"a floor", env, size))
     m = statistics.median

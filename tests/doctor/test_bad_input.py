@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.doctor.corpus import cases
-from tui.cli.main import main
+from tui.cli.commands import main
 from tui.logs.doctor_rules import EXCEPTION_LINE, RULES, maybe_error
 from tui.logs.evidence import MAX_LINE, load_path, read_excerpt
 from tui.logs.signatures import SIGNATURES

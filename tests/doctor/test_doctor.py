@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tui.cli.main import main
+from tui.cli.commands import main
 from tui.logs.doctor import diagnose
 
 WATCHDOG = (

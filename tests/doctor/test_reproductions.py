@@ -18,7 +18,7 @@ import pytest
 from tests.backends.conftest import local_plan, require
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
-from tui.cli.main import main
+from tui.cli.commands import main
 from tui.core.plan import plan
 from tui.core.plan_types import Target
 from tui.core.spec import JobSpec

@@ -124,7 +124,7 @@ def test_the_rehearsal_says_it_is_one_and_measures_nothing(tmp_path) -> None:
 
 
 def test_doctor_reads_the_table_and_compares(tmp_path, capsys) -> None:
-    from tui.cli.main import main
+    from tui.cli.commands import main
 
     folder = tmp_path / "user_logs"
     folder.mkdir()

@@ -118,7 +118,7 @@ def test_a_log_that_prints_nccl_forever_is_read_up_to_a_bound(tmp_path) -> None:
 
 
 def test_doctor_json_has_the_network_object(tmp_path, capsys) -> None:
-    from tui.cli.main import main
+    from tui.cli.commands import main
 
     logs = tmp_path / "user_logs"
     logs.mkdir()

@@ -1,7 +1,7 @@
 """What the job commands take as input: a preset, a spec file or a job YAML, plus `--set`.
 
-Shared by `tui.cli` (preview, export) and `tui.cli.jobs` (submit). `CliError` lives here so
-every command module raises the one class `main()` catches.
+Shared by `tui.cli` (preview, export) and `tui.cli.jobs` (submit). `CliError` (from
+`tui.cli.start`, where `main()` catches it) is here too, for the command modules to raise.
 """
 
 from __future__ import annotations
@@ -10,8 +10,12 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tui.cli.start import CliError
+
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
+
+__all__ = ["CliError"]  # (with the names below)
 
 OPTIONAL_KEYS = {
     "sku",
@@ -54,10 +58,6 @@ SET_KEYS = (
 
 
 FRAMEWORKS = ("pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod")
-
-
-class CliError(Exception):
-    """A problem with what the user asked for: printed as one line, exit code 2."""
 
 
 def add_inputs(p: argparse.ArgumentParser) -> None:

@@ -23,7 +23,6 @@ from tui.cli.inputs import (
     CliError,
     add_inputs,
     add_workspace,
-    apply_sets,  # noqa: F401  (re-exported by tui.cli)
     load_spec,
 )
 from tui.cli.jobs import LOG_BACKENDS, cmd_cancel, cmd_jobs, cmd_logs, cmd_submit
@@ -31,6 +30,7 @@ from tui.cli.metrics import add_parser as add_metrics_parser
 from tui.cli.metrics import cmd_metrics
 from tui.cli.serve import add_parser as add_serve_parser
 from tui.cli.serve import cmd_serve
+from tui.cli.start import guarded_run, need_terminal, wizard
 from tui.core.words import counted
 
 
@@ -323,26 +323,7 @@ def cmd_presets(args: argparse.Namespace) -> int:
 
 
 def cmd_wizard(args: argparse.Namespace) -> int:
-    spec = None
-    if args.preset:  # presets (and yaml) only when asked: the first frame does not need them
-        from tui.core.presets import PresetProblem, get_preset
-
-        try:
-            spec = get_preset(args.preset).spec
-        except PresetProblem as err:
-            raise CliError(str(err)) from None
-    _need_terminal()
-    from tui.app import run
-
-    return run(spec, review=spec is not None)
-
-
-def _need_terminal() -> None:
-    """The wizard is a full-screen UI: without a terminal it could only hang or garble."""
-    from tui.cli.streams import NO_TERMINAL, has_terminal
-
-    if not has_terminal():
-        raise CliError(NO_TERMINAL)
+    return wizard(args.preset)
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
@@ -357,7 +338,7 @@ def cmd_edit(args: argparse.Namespace) -> int:
         raise CliError(str(err)) from None
     except ValidationError as err:
         raise CliError(f"{args.file}: {friendly(err)}") from None
-    _need_terminal()
+    need_terminal()
     from tui.app import run
 
     return run(spec, review=True, export_path=Path(args.file))
@@ -380,40 +361,12 @@ COMMANDS = {
 }
 
 
-LOOP = "a symbolic link that leads back to itself (a loop); fix or remove the link"
-
-
 def main(argv: list[str] | None = None) -> int:
-    from tui.cli.streams import OutputError, guarded, silence
+    return guarded_run(lambda: _command(build_parser().parse_args(argv)))
 
-    with guarded():  # ASCII where `×` cannot be said; stdout's failures caught; stderr escaped
-        try:
-            args = build_parser().parse_args(argv)
-            code = COMMANDS[args.cmd](args)
-            sys.stdout.flush()  # a full stdout fails here, not in Python's flush at exit
-            return code
-        except CliError as err:
-            print(f"dtrain-tui: error: {err}", file=sys.stderr)
-            return 2
-        except OutputError as err:  # `> /dev/full`, `>&-`: said once, not a traceback
-            silence()
-            print(f"dtrain-tui: error: cannot write to standard output ({err})", file=sys.stderr)
-            return 1
-        except BrokenPipeError:  # `dtrain-tui preview --show env | head -1`: the reader is done
-            # Python flushes stdout again at exit and would fail on the closed pipe (exit 120,
-            # "Exception ignored"); point it at /dev/null so the exit is quiet, as Unix tools do.
-            silence()
-            return 0
-        except KeyboardInterrupt:
-            return 130
-        except (OSError, RuntimeError) as err:
-            from tui.core.files import symlink_loop
 
-            loop = symlink_loop(err)  # a code folder, script or job-file `code:` that loops
-            if loop is None:
-                raise
-            print(f"dtrain-tui: error: {loop}: {LOOP}", file=sys.stderr)
-            return 2
+def _command(args: argparse.Namespace) -> int:
+    return COMMANDS[args.cmd](args)
 
 
 if __name__ == "__main__":
