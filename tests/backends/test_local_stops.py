@@ -20,6 +20,7 @@ import pytest
 from tests.backends.conftest import SCRIPTS, local_plan, require, running, started_pids
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
+from tui.backends.local.jobdir import JobDir
 from tui.core.spec import JobSpec
 
 pytestmark = pytest.mark.slow
@@ -89,6 +90,19 @@ def test_a_rank_failing_under_torchrun_is_named_from_torchrun_s_summary(backend:
     assert leftovers == []
 
 
+def test_a_finished_jobs_supervisor_is_not_left_a_zombie(backend: LocalBackend):
+    """The supervisor exits after it records the job's end, when the app may not ask about the
+    job again: it must still be waited for (an app that ran ten rehearsals held ten zombies)."""
+    job = backend.submit(local_plan(ranks_spec("per-process", "--seconds", "1")))
+    assert backend.wait(job, timeout=120).state is JobState.COMPLETED
+    pid = int(JobDir(Path(job.location)).supervisor_file.read_text().split()[0])
+    deadline = time.monotonic() + 30
+    while psutil.pid_exists(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)  # (its end recorded, it is still closing)
+    if psutil.pid_exists(pid):
+        pytest.fail(f"the supervisor is still there 30 s on: {psutil.Process(pid).status()}")
+
+
 def running_record(record: dict) -> bool:
     from tui.backends.local.procs import is_alive
 
@@ -117,6 +131,7 @@ APP = textwrap.dedent(
     import sys
     from pathlib import Path
     from tui.backends.local import LocalBackend
+from tui.backends.local.jobdir import JobDir
     from tui.core.plan import Target, plan
     from tui.core.spec import JobSpec
 

@@ -25,6 +25,7 @@ import secrets
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from datetime import datetime, timezone
@@ -194,6 +195,9 @@ class LocalBackend:
                 env=dict(os.environ),  # what Python sees, even if a C library called setenv()
                 start_new_session=True,
             )
+        # Waited for as it ends, so it is not left a zombie (it exits after recording the job's
+        # end, when nothing here may ask about the job again).
+        threading.Thread(target=proc.wait, name=f"reap {jd.name}", daemon=True).start()
         jd.supervisor_file.write_text(f"{proc.pid} {start_time(proc.pid) or ''}")
         self._supervisors[jd.name] = proc
         return self._handle(jd)
