@@ -131,7 +131,6 @@ APP = textwrap.dedent(
     import sys
     from pathlib import Path
     from tui.backends.local import LocalBackend
-from tui.backends.local.jobdir import JobDir
     from tui.core.plan import Target, plan
     from tui.core.spec import JobSpec
 
