@@ -200,9 +200,9 @@ class JobScreen(JobKeys):
     def on_job_screen_status_received(self, message: StatusReceived) -> None:
         self.status, self._problem = message.status, None
         self.sources.update(message.sources)
-        if self.log_name is not None:  # else once the log's start is known (_follow)
-            self.network.refresh()
-        if self.log_name is None:
+        if self.log_name is not None:
+            self.network.refresh()  # (the first time once the log's start is known: _follow)
+        else:
             wanted = self._wanted_log if self._wanted_log in self.sources else None
             first = wanted or default_log(self.sources)
             if first is not None:

@@ -20,20 +20,26 @@ CORE = sorted(
 FORBIDDEN = ("textual", "azure.ai.ml", "azure.identity", "screens", "widgets")
 
 
+def run_probe(probe: str) -> subprocess.CompletedProcess[str]:
+    """`probe` run by a fresh Python from the repository (no terminal on stdin)."""
+    return subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        check=True,
+    )
+
+
 def loaded_after(statement: str) -> list[str]:
     probe = (
         f"import sys\n{statement}\n"
         f"print('\\n'.join(m for m in sys.modules if m.split('.')[0] in "
         f"{{'textual', 'screens', 'widgets'}} or m.startswith(('azure.ai.ml', 'azure.identity'))))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=True,
-    )
+    out = run_probe(probe)
     return out.stdout.split()
 
 
@@ -124,14 +130,7 @@ def test_the_first_frame_loads_only_what_it_draws():
         "print(JobSpec.__pydantic_complete__, skus.cache_info().currsize > 0, gc.isenabled(), "
         "gc.get_freeze_count())"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=True,
-    )
+    out = run_probe(probe)
     modules, at_first_frame, after = out.stdout.splitlines()
     loaded = [m for m in modules.split() if m in FIRST_FRAME_SKIPS or m.startswith("azure.ai.ml.")]
     assert loaded == []
@@ -175,14 +174,7 @@ def test_the_first_screen_shows_the_spec_it_is_given():
         "        print(app.screen.query_one('#fw-horovod').value, app.framework)\n"
         "asyncio.run(main())\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        check=True,
-    )
+    out = run_probe(probe)
     assert out.stdout.split() == ["True", "horovod"]
 
 
@@ -254,14 +246,6 @@ def test_dtrain_tui_with_no_arguments_starts_the_wizard_before_any_parsing():
         "print(code, *(m for m in ('argparse', 'tui.cli.commands', 'tui.cli.inputs') "
         "if m in sys.modules))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", probe],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdin=subprocess.DEVNULL,
-        check=True,
-    )
+    out = run_probe(probe)
     assert out.stdout.split() == ["2"]
     assert out.stderr.startswith("dtrain-tui: error: no terminal")

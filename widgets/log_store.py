@@ -56,9 +56,9 @@ than the regex, so most text is cleared without it (each batch is scanned once p
 
 PLAIN, ERROR_START, ERROR_BODY = 0, 1, 2
 FRAME_LINES = 256
-"""A launcher's summary frame ends at its closing `====` or after this many lines (torchrun's
-lists each failed local rank in ~7 lines; a pasted log cut inside its frame held one open over
-31,000 lines of the next log)."""
+"""A launcher's summary frame ends at its closing `====` or after this many lines (the elastic
+launcher lists each failed local rank in ~7 lines; a pasted log cut inside its frame held one
+open over 31,000 lines of the next log)."""
 
 
 def strip_ansi(text: str) -> str:

@@ -39,15 +39,29 @@ def errors(found) -> tuple[list[int], list[int]]:
     return list(starts), list(ends)
 
 
+def both_ways(tmp_path: Path, helpers: int) -> tuple[tuple, tuple, int]:
+    """The errors the thread finds reading the log whole, those `index_and_find_errors` finds
+    with `helpers` helper processes, and how many lines its index counted."""
+    log = tmp_path / "rank0.log"
+    write_log(log)
+    alone, again = LogHead(log, log.stat().st_size), LogHead(log, log.stat().st_size)
+    try:
+        truth = errors(lambda deliver: find_errors(alone, deliver, lambda: False))
+        got = errors(
+            lambda deliver: index_and_find_errors(
+                again, again.take, deliver, lambda: False, helpers
+            )
+        )
+        return truth, got, again.count
+    finally:
+        alone.close()
+        again.close()
+
+
 @pytest.mark.parametrize("helpers", [1, 3, 7])
 def test_helpers_find_the_errors_the_thread_finds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, helpers: int
 ):
-    log = tmp_path / "rank0.log"
-    write_log(log)
-    head = LogHead(log, log.stat().st_size)
-    truth = errors(lambda deliver: find_errors(head, deliver, lambda: False))
-    assert len(truth[0]) > 300
     cuts: list[int] = []  # the line each part starts at
     by_helpers = log_errors._errors_by_helpers
 
@@ -57,48 +71,25 @@ def test_helpers_find_the_errors_the_thread_finds(
 
     monkeypatch.setattr(log_errors, "_errors_by_helpers", recorded)
     before = {child.pid for child in psutil.Process().children()}
-    again = LogHead(log, log.stat().st_size)
-    try:
-        got = errors(
-            lambda deliver: index_and_find_errors(
-                again, again.take, deliver, lambda: False, helpers
-            )
-        )
-        assert got == truth and len(cuts) == helpers
-        if helpers == 7:  # an error runs across a cut: its part finds it whole, the next not again
-            assert any(s < cut < e for s, e in zip(*truth, strict=True) for cut in cuts)
-        assert not [c for c in psutil.Process().children() if c.pid not in before]
-    finally:
-        head.close()
-        again.close()
+    truth, got, _ = both_ways(tmp_path, helpers)
+    assert len(truth[0]) > 300
+    assert got == truth and len(cuts) == helpers
+    if helpers == 7:  # an error runs across a cut: its part finds it whole, the next not again
+        assert any(s < cut < e for s, e in zip(*truth, strict=True) for cut in cuts)
+    assert not [c for c in psutil.Process().children() if c.pid not in before]
 
 
 def test_a_helper_that_fails_leaves_its_part_to_the_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    log = tmp_path / "rank0.log"
-    write_log(log)
-    head = LogHead(log, log.stat().st_size)
-    truth = errors(lambda deliver: find_errors(head, deliver, lambda: False))
     monkeypatch.setattr(log_head.sys, "executable", str(tmp_path / "no-python"))
-    again = LogHead(log, log.stat().st_size)
-    try:
-        got = errors(
-            lambda deliver: index_and_find_errors(again, again.take, deliver, lambda: False, 3)
-        )
-        assert got == truth and again.count == log.read_bytes().count(b"\n")
-    finally:
-        head.close()
-        again.close()
+    truth, got, counted = both_ways(tmp_path, 3)
+    assert got == truth and counted == (tmp_path / "rank0.log").read_bytes().count(b"\n")
 
 
 def test_a_part_whose_helper_cannot_start_is_found_here_and_the_others_by_theirs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    log = tmp_path / "rank0.log"
-    write_log(log)
-    head = LogHead(log, log.stat().st_size)
-    truth = errors(lambda deliver: find_errors(head, deliver, lambda: False))
     started = []
 
     def second_on(argv: list[str], fd: int):
@@ -108,12 +99,5 @@ def test_a_part_whose_helper_cannot_start_is_found_here_and_the_others_by_theirs
         return log_head.start_helper(argv, fd)
 
     monkeypatch.setattr(log_errors, "start_helper", second_on)
-    again = LogHead(log, log.stat().st_size)
-    try:
-        got = errors(
-            lambda deliver: index_and_find_errors(again, again.take, deliver, lambda: False, 3)
-        )
-        assert got == truth and len(started) == 3
-    finally:
-        head.close()
-        again.close()
+    truth, got, _ = both_ways(tmp_path, 3)
+    assert got == truth and len(started) == 3
