@@ -234,10 +234,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     p = _plan(args)
     if args.output == "-":
+        out = _utf8_stdout()
         if args.format == "json":
-            write_json(p, sys.stdout)
+            write_json(p, out)
         else:
-            sys.stdout.write({"yaml": to_yaml, "sdk": to_python}[args.format](p))
+            out.write({"yaml": to_yaml, "sdk": to_python}[args.format](p))
+        out.flush()
+        _warn(p.warnings)  # on stderr: stdout holds the job, and only the job
         return 0
     out = Path(args.output)
     if out.is_dir():
@@ -250,11 +253,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     config_path = _write_config_file(p, args.force) if p.config_file is not None else None
     mode = PRIVATE if holds_secrets(p.env_vars) else PUBLIC  # env values are written as they are
     try:  # a temporary file renamed over the old one: a full disk leaves the old file whole
-        with atomic_file(out, mode) as f:
+        # Without --force the file is created, never replaced, even by an export that checked
+        # at the same time as this one: of the two, one writes and the other says so.
+        with atomic_file(out, mode, exclusive=not args.force) as f:
             if args.format == "json":
                 write_json(p, f, out.parent)
             else:
                 f.write({"yaml": to_yaml, "sdk": to_python}[args.format](p, out.parent))
+    except FileExistsError:
+        raise CliError(f"{out} exists; add --force to replace it") from None
     except OSError as err:
         raise CliError(
             f"{out}: cannot write it ({why(err)}); the old file, if any, is unchanged"
@@ -267,9 +274,40 @@ def cmd_export(args: argparse.Namespace) -> int:
     print(f"wrote {shown(out)} ({args.format}: {counted(p.instance_count, 'node')}, {shape})")
     if config_path is not None:
         print(f"wrote {shown(config_path)} (the {p.config_file.title} the command reads)")
-    for w in p.warnings:
-        print(f"warning: {w}", file=sys.stderr)
+    _warn(p.warnings)
     return 0
+
+
+def _warn(warnings: tuple[str, ...]) -> None:
+    for w in warnings:
+        print(f"warning: {w}", file=sys.stderr)
+
+
+class _Utf8Out:
+    """stdout's bytes as a text stream that writes UTF-8 whatever stdout's encoding: an
+    exported job is data, and `LANG=C` must not fold its `—ñ` into `-n` (stdout's own text
+    layer, for people, gets ASCII stand-ins: `tui.cli.streams`). A file name's bytes that are
+    not UTF-8 go out as they came in (surrogateescape), as on stdout's text layer."""
+
+    def __init__(self, buffer) -> None:
+        self._buffer = buffer
+
+    def write(self, text: str) -> int:
+        self._buffer.write(text.encode("utf-8", "surrogateescape"))
+        return len(text)
+
+    def flush(self) -> None:
+        self._buffer.flush()
+
+
+def _utf8_stdout():
+    """Where `export -o -` writes: stdout as UTF-8 bytes, its failures `OutputError` as for
+    any write to stdout; a stand-in with no bytes under it (`io.StringIO`) as it is."""
+    from tui.cli.streams import GuardedOutput
+
+    sys.stdout.flush()  # what is already written goes first
+    buffer = getattr(sys.stdout, "buffer", None)
+    return sys.stdout if buffer is None else GuardedOutput(_Utf8Out(buffer))
 
 
 def _write_config_file(p, force: bool) -> Path:

@@ -194,7 +194,11 @@ def print_plan(p: LaunchPlan, show: str, console: Console) -> None:
 
 
 def _code(console: Console, text: str, lexer: str) -> None:
+    """Code coloured on a terminal, each line whole: the terminal wraps a long line itself, so
+    what is copied from the screen is the file (a `Syntax` renderable crops or breaks lines at
+    the console's width, and a cut `command:` reads as another job). Piped: the text as it is."""
     if console.is_terminal:
-        console.print(Syntax(visible(text), lexer, theme="ansi_dark", word_wrap=True))
+        shown = visible(text)
+        console.print(Syntax(shown, lexer, theme="ansi_dark").highlight(shown), soft_wrap=True)
     else:
         console.file.write(text)

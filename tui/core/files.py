@@ -2,9 +2,15 @@
 
 `write_atomic` (and `atomic_file`, for writing in pieces) writes a temporary file beside the
 target, fsyncs it and renames it over the target: readers see the old file or the new one, never
-a mix, and on any error the old file is untouched. A target that exists and is a device
-(`/dev/stdout`, `/dev/full`) is written in place: renaming over a device node would replace
-the device. A named pipe or socket is refused (`blocks`): opening one waits for a reader.
+a mix, and on any error the old file is untouched. With `exclusive`, the target must not exist
+when the file is complete, not only when the writing starts: of two writers of a new file, one
+creates it and the other fails (`FileExistsError`). A temporary file is named
+`.NAME.dtrain-tmp-PID-XXXXXXXX`: one that a killed writer left (kill -9, a power cut) is
+removed by the next write of NAME once its writer is gone or it is an hour old.
+
+A target that exists and is a device (`/dev/stdout`, `/dev/full`) is written in place: renaming
+over a device node would replace the device. A named pipe or socket is refused (`blocks`):
+opening one waits for a reader.
 
 Files that may hold secrets are created 0600 and their folders 0700 (`private_dir`); other new
 files are 0644 less the umask, and a file that is replaced keeps its mode (never more open than
@@ -21,6 +27,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -29,20 +36,35 @@ PRIVATE = 0o600
 PUBLIC = 0o644
 
 
-def write_atomic(path: Path | str, text: str | bytes, mode: int = PUBLIC) -> None:
-    """Replace `path` with `text` atomically; `mode` 0o600 for files that may hold secrets.
+TEMP_MARK = ".dtrain-tmp-"
+"""What names a temporary file of `atomic_file`, between the target's name and the writer's pid."""
+STALE_SECONDS = 3600
+"""Age after which a temporary file is left-over whatever its pid says (pids are reused)."""
+
+
+def write_atomic(
+    path: Path | str, text: str | bytes, mode: int = PUBLIC, *, exclusive: bool = False
+) -> None:
+    """Replace `path` with `text` atomically; `mode` 0o600 for files that may hold secrets;
+    `exclusive`: create it, failing with FileExistsError if it exists (see `atomic_file`).
 
     Raises OSError (ENOSPC, EACCES, EISDIR…) with the old file, if any, left as it was.
     """
     data = text.encode("utf-8") if isinstance(text, str) else text
-    with atomic_file(path, mode, binary=True) as f:
+    with atomic_file(path, mode, binary=True, exclusive=exclusive) as f:
         f.write(data)
 
 
 @contextlib.contextmanager
-def atomic_file(path: Path | str, mode: int = PUBLIC, binary: bool = False) -> Iterator[IO]:
+def atomic_file(
+    path: Path | str, mode: int = PUBLIC, binary: bool = False, *, exclusive: bool = False
+) -> Iterator[IO]:
     """A file to write `path`'s new content into; it replaces `path` only if the block ends
-    without an error (then fsynced and renamed). UTF-8 text unless `binary`."""
+    without an error (then fsynced and renamed). UTF-8 text unless `binary`.
+
+    `exclusive`: `path` is created, never replaced: FileExistsError if it exists before the
+    block or appears while it runs (another writer won), and nothing of this block is kept.
+    """
     path = Path(path)
     try:
         st = path.stat()
@@ -52,22 +74,96 @@ def atomic_file(path: Path | str, mode: int = PUBLIC, binary: bool = False) -> I
         raise IsADirectoryError(21, "Is a directory", str(path))
     if st is not None and blocks(st):  # opening it would wait for a reader, maybe forever
         raise OSError(errno.EINVAL, f"{blocks(st)}, not a file", str(path))
+    if st is not None and exclusive:
+        raise FileExistsError(errno.EEXIST, "File exists", str(path))
     if st is not None and not stat.S_ISREG(st.st_mode):
         with open(path, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             yield f
         return
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temps(path)
+    fd, tmp = tempfile.mkstemp(prefix=f"{_temp_prefix(path)}{os.getpid()}-", dir=path.parent)
     try:
         os.fchmod(fd, _mode_for(st, mode))
         with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as f:
             yield f
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        if exclusive:
+            _create_from(tmp, path)
+        else:
+            os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _create_from(tmp: str, path: Path) -> None:
+    """`tmp` becomes `path`, which must not exist: a hard link is created only where no name
+    is (checking first, then renaming, lets two writers both succeed, the second replacing
+    the first). A filesystem without hard links gets the name claimed with O_EXCL instead, an
+    empty file for the instant before the rename over it."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError as err:
+        if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+            raise
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE))
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise
+        return
+    with contextlib.suppress(OSError):
+        os.unlink(tmp)
+
+
+def _temp_prefix(path: Path) -> str:
+    # The name is cut so that prefix, pid and mkstemp's 8 letters stay within NAME_MAX (255).
+    return f".{path.name[:200]}{TEMP_MARK}"
+
+
+def remove_stale_temps(path: Path | str) -> list[str]:
+    """Remove the temporary files of `path` that a killed writer left (kill -9, a power cut):
+    those whose writer's process is gone, or an hour old. Returns their names. Never raises:
+    a left-over that cannot be removed costs disk, not the write."""
+    path = Path(path)
+    prefix = _temp_prefix(path)
+    removed = []
+    try:
+        with os.scandir(path.parent) as entries:
+            candidates = [e for e in entries if e.name.startswith(prefix)]
+    except OSError:
+        return removed
+    for entry in candidates:
+        pid, _, _ = entry.name[len(prefix) :].partition("-")
+        try:
+            if not entry.is_file(follow_symlinks=False):
+                continue
+            old = time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_SECONDS
+            if old or not _alive(pid):
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: str) -> bool:
+    """Whether process `pid` exists (a name whose pid is unreadable counts as alive)."""
+    if not pid.isdigit() or not 0 < int(pid) < 2**31:
+        return True
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: another user's process, alive
+        return True
+    return True
 
 
 def _mode_for(replaced: os.stat_result | None, mode: int) -> int:

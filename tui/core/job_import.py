@@ -62,6 +62,8 @@ def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None =
     if dist is not None and not isinstance(dist, dict):
         raise ImportProblem("distribution: expected a mapping with a type")
     dist_type = str(dist.get("type", "")).lower() if dist else ""
+    if dist_type in MODELED_DISTRIBUTIONS:
+        _refuse_no_processes(dist)
     resources = data.get("resources") or {}
     if not isinstance(resources, dict):
         raise ImportProblem(
@@ -186,6 +188,23 @@ def _without_framework_args(spec: JobSpec, script: str, args: list[str]) -> list
     if extra and args[-len(extra) :] == extra:
         return [args[: -len(extra)]]
     return []
+
+
+_AT_LEAST_ONE = {
+    "process_count_per_instance": "processes per node",
+    "worker_count": "workers",
+}
+
+
+def _refuse_no_processes(dist: dict[str, Any]) -> None:
+    """A count written as 0 (or less) runs nothing: refused naming the field. Read as absent,
+    it was previewed as the default while the export wrote the 0 back for Azure ML to judge."""
+    for key, what in _AT_LEAST_ONE.items():
+        if dist.get(key) is not None and (n := _int(dist[key], f"distribution.{key}")) < 1:
+            raise ImportProblem(
+                f"distribution.{key}: {n}; a job needs 1 or more {what} (leave it out for "
+                "the default)"
+            )
 
 
 def _int(value: Any, key: str) -> int:

@@ -7,6 +7,8 @@ Nothing here imports azure: the backend turns the calls into objects.
 
 from __future__ import annotations
 
+import keyword
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +37,8 @@ _DISTRIBUTIONS = {**registry.distributions(), "ray": "RayDistribution"}
 class Call:
     """A call of an azure-ai-ml class: printed as code by the export, made real by the backend.
 
-    `repr()` is the Python source of the call, so nested calls print inside their parents.
+    `repr()` is the Python source of the call, so nested calls print inside their parents; a
+    key that is not a name is passed as `**{'key': value}` (`argument`).
     """
 
     name: str
@@ -43,7 +46,7 @@ class Call:
     kwargs: dict[str, Any] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        return f"{self.name}({', '.join(f'{k}={v!r}' for k, v in self.kwargs.items())})"
+        return f"{self.name}({', '.join(argument(k, repr(v)) for k, v in self.kwargs.items())})"
 
     def calls(self) -> Iterator[Call]:
         """This call and every call nested in its arguments."""
@@ -52,6 +55,28 @@ class Call:
             for item in value.values() if isinstance(value, dict) else [value]:
                 if isinstance(item, Call):
                     yield from item.calls()
+
+
+def is_name(key: Any) -> bool:
+    """Whether `key=` in a call means exactly the keyword `key`: an identifier, not a keyword
+    (nor `__debug__`, which no call may name), and unchanged by the NFKC folding Python applies
+    to identifiers (`ｃommand=` would arrive as `command`)."""
+    return (
+        isinstance(key, str)
+        and key.isidentifier()
+        and not keyword.iskeyword(key)
+        and key != "__debug__"
+        and unicodedata.normalize("NFKC", key) == key
+    )
+
+
+def argument(key: Any, code: str) -> str:
+    """One argument of a call: `key=code`, or `**{'key': code}` when `key` is not a name.
+
+    A job file keeps every key it has, so a key is data: written as `key=` unchecked, a key
+    like `x=__import__('os').system('…'),y` would be code in the export, run with it.
+    """
+    return f"{key}={code}" if is_name(key) else f"**{{{key!r}: {code}}}"
 
 
 TOP = "azure.ai.ml"
@@ -78,11 +103,11 @@ def sdk_job(p: LaunchPlan, out_dir: Path | None = None) -> Call:
     for key in ("name", "display_name", "experiment_name", "description", "code", "command"):
         if key in job:
             kwargs[key] = job[key]
-    if "inputs" in job:
+    if isinstance(job.get("inputs"), dict):
         kwargs["inputs"] = {
             k: _call("Input", v) if isinstance(v, dict) else v for k, v in job["inputs"].items()
         }
-    if "outputs" in job:
+    if isinstance(job.get("outputs"), dict):
         kwargs["outputs"] = {
             k: _call("Output", v or {}) if isinstance(v, dict) or v is None else v
             for k, v in job["outputs"].items()
@@ -113,24 +138,30 @@ def sdk_job(p: LaunchPlan, out_dir: Path | None = None) -> Call:
         kwargs["tags"] = job["tags"]
     if "properties" in job:
         kwargs["properties"] = job["properties"]
-    if "queue_settings" in job:
-        kwargs.update(job["queue_settings"])
-    if "limits" in job:
-        kwargs.update(job["limits"])
-    if "services" in job:
+    for spread in ("queue_settings", "limits"):  # command() takes their fields itself
+        if isinstance(job.get(spread), dict):
+            for key, value in job[spread].items():
+                # Never over a field already set: `limits: {command: …}` must not replace
+                # the command the preview shows with another one that runs.
+                kwargs.setdefault(key, value)
+    if isinstance(job.get("services"), dict):
         services = {}
         for name, svc in job["services"].items():
+            if not isinstance(svc, dict):  # not a service: passed as written, for the SDK to judge
+                services[name] = svc
+                continue
             svc = dict(svc)
             cls = _SERVICES.get(svc.get("type", ""), "JobService")
             if cls != "JobService":
                 svc.pop("type")
             services[name] = _call(cls, svc, ENTITIES)
         kwargs["services"] = services
-    if "identity" in job:
+    if isinstance(job.get("identity"), dict):
         ident = dict(job["identity"])
         cls = _IDENTITIES.get(ident.pop("type", ""), "UserIdentityConfiguration")
         kwargs["identity"] = _call(cls, ident, ENTITIES)
-    handled = set(kwargs) | {"$schema", "type", "queue_settings", "limits", "resources"}
+    handled = set(kwargs) | {"$schema", "type", "resources"}
+    handled |= {k for k in ("queue_settings", "limits") if isinstance(job.get(k), dict)}
     for key, value in job.items():
         if key not in handled:
             kwargs[key] = value
@@ -159,7 +190,7 @@ def to_python(p: LaunchPlan, out_dir: Path | None = None) -> str:
         "from azure.identity import DefaultAzureCredential",
         "",
         "job = command(",
-        *(f"    {k}={_pretty(v, 4)}," for k, v in job.kwargs.items()),
+        *(f"    {argument(k, _pretty(v, 4))}," for k, v in job.kwargs.items()),
         ")",
         "",
         'if __name__ == "__main__":',
@@ -222,7 +253,7 @@ def cluster_notes(p: LaunchPlan, cluster: Call) -> list[str]:
 
 def cluster_code(cluster: Call) -> str:
     """The azure-ai-ml code that creates the cluster, as dtrain-tui runs it."""
-    kwargs = "".join(f"    {k}={v!r},\n" for k, v in cluster.kwargs.items())
+    kwargs = "".join(f"    {argument(k, repr(v))},\n" for k, v in cluster.kwargs.items())
     return (
         "from azure.ai.ml import MLClient\n"
         "from azure.ai.ml.entities import AmlCompute\n"
