@@ -7,6 +7,7 @@ Shared by `tui.cli` (preview, export) and `tui.cli.jobs` (submit). `CliError` (f
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,15 +113,24 @@ def add_workspace(p: argparse.ArgumentParser, target: bool = False) -> None:
     group.add_argument("--workspace", metavar="NAME")
 
 
-def not_utf8(text: str) -> str | None:
-    """Why `text` (from argv or a file name) is not UTF-8, or None when it is: Python hands
-    such bytes on as lone surrogates, which no YAML, JSON or environment can hold."""
+def argv_text(text: str) -> str:
+    """`text` (from argv) as the user typed it; ValueError saying why when its bytes are not
+    UTF-8. Python hands such bytes on as lone surrogates, which no YAML, JSON or environment can
+    hold; and in a locale that is not UTF-8 (`LC_ALL=C` without UTF-8 mode) it hands on *every*
+    non-ASCII byte so, valid UTF-8 too: the bytes typed are recovered and read as UTF-8."""
     try:
         text.encode("utf-8")
-    except UnicodeEncodeError as err:
-        raw = err.object[err.start : err.end].encode("utf-8", "surrogateescape")
-        return f"not valid UTF-8 (byte 0x{raw[0]:02x} at character {err.start + 1})"
-    return None
+        return text
+    except UnicodeEncodeError:
+        pass
+    raw = os.fsencode(text)  # the bytes of argv, whatever the locale decoded them as
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        at = len(raw[: err.start].decode("utf-8", "replace")) + 1
+        raise ValueError(
+            f"not valid UTF-8 (byte 0x{raw[err.start]:02x} at character {at})"
+        ) from None
 
 
 def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
@@ -136,9 +146,10 @@ def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
         key = key.strip()
         if not sep or not key:
             raise CliError(f"--set {item!r}: expected KEY=VALUE, e.g. --set nodes=4")
-        problem = not_utf8(value) or not_utf8(key)  # argv bytes that were not UTF-8
-        if problem:  # no job file, JSON record or environment can carry them
-            raise CliError(f"--set {key}: {problem}")
+        try:  # argv bytes that are not UTF-8: no job file, JSON record or environment holds them
+            key, value = argv_text(key), argv_text(value)
+        except ValueError as err:
+            raise CliError(f"--set {key}: {err}") from None
         if key.startswith("env."):
             env[key[4:]] = value
         elif key == "args":

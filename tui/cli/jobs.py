@@ -79,6 +79,10 @@ def _preflight(p, force: bool = False) -> None:
         raise CliError(f"cannot run here: {blocking[0].line()}")
 
 
+FOLLOW_READ = 1 << 20
+"""Bytes of the log `submit --wait` reads and writes at a time."""
+
+
 def _follow(backend, job, log: Path) -> int:
     """Copy `log` to stdout as it grows until the job ends; Ctrl-C cancels the job."""
     import time
@@ -94,12 +98,12 @@ def _follow(backend, job, log: Path) -> int:
             try:
                 with log.open("rb") as f:
                     f.seek(offset)
-                    data = f.read()
+                    # A megabyte at a time: a burst of a gigabyte was read (and held) whole.
+                    while data := f.read(FOLLOW_READ):
+                        out.write(data)
+                        offset += len(data)
             except FileNotFoundError:
-                data = b""
-            if data:
-                out.write(data)
-                offset += len(data)
+                pass
             if status.is_terminal:
                 break
             time.sleep(0.2)

@@ -38,6 +38,12 @@ def guarded_run(command: Callable[[], int]) -> int:
             return 0
         except KeyboardInterrupt:
             return 130
+        except UnicodeEncodeError as err:
+            problem = locale_problem(err)
+            if problem is None:
+                raise
+            print(f"dtrain-tui: error: {problem}", file=sys.stderr)
+            return 2
         except (OSError, RuntimeError) as err:
             from tui.core.files import symlink_loop
 
@@ -46,6 +52,21 @@ def guarded_run(command: Callable[[], int]) -> int:
                 raise
             print(f"dtrain-tui: error: {loop}: {LOOP}", file=sys.stderr)
             return 2
+
+
+def locale_problem(err: UnicodeEncodeError) -> str | None:
+    """Why a name could not be handed to the system, when the cause is the locale: without
+    UTF-8 (`LC_ALL=C`, no UTF-8 mode) Python names files and starts processes in ASCII, so a
+    file name like `données/` cannot be used at all (None: another cause)."""
+    encoding = sys.getfilesystemencoding()
+    if encoding.lower().replace("-", "") == "utf8" or err.encoding != encoding:
+        return None
+    word = err.object[err.start : err.end] if isinstance(err.object, str) else "?"
+    # ascii(): the terminal of such a locale shows no `é`, and a folded `e` would mislead
+    return (
+        f"{err.object!a}: this locale cannot name {word!a} ({encoding} names: "
+        "LC_ALL=C without UTF-8 mode); run with PYTHONUTF8=1 or LC_ALL=C.UTF-8"
+    )
 
 
 def wizard(preset: str | None = None) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -89,12 +90,14 @@ class PlanPrice:
         if self.vm is None or (self.dedicated is None and self.low_priority is None):
             return f"price unknown for {self.size} (no Azure retail price for it yet)"
         parts = [
-            f"{money(self.dedicated)}/h dedicated" if self.dedicated else "dedicated price unknown",
-            f"{money(self.low_priority)}/h low-priority"
-            if self.low_priority
-            else "low-priority price unknown",
+            "dedicated price unknown"
+            if self.dedicated is None
+            else f"{money(self.dedicated)}/h dedicated",
+            "low-priority price unknown"
+            if self.low_priority is None
+            else f"{money(self.low_priority)}/h low-priority",
         ]
-        each = f" at {money(self.vm.dedicated)}/h" if self.vm.dedicated else ""
+        each = "" if self.vm.dedicated is None else f" at {money(self.vm.dedicated)}/h"
         return f"{', '.join(parts)} ({self.nodes} × {self.size}{each}; {self.vm.label})"
 
     def cost_words(self, elapsed: float | None, to_go: float | None, ended: bool) -> str | None:
@@ -114,12 +117,25 @@ class PlanPrice:
 
 
 def money(amount: float | None) -> str:
-    """`$1,234.56`; cents under a dollar are kept (`$0.74`)."""
-    return "?" if amount is None else f"${amount:,.2f}"
+    """`$1,234.56`; cents under a dollar are kept (`$0.74`); a positive amount under a cent keeps
+    two significant digits (`$0.0042`, never `$0.00`), and one under `TINY` says so."""
+    if amount is None:
+        return "?"
+    if amount <= 0 or amount >= 0.01:
+        return f"${amount:,.2f}"
+    if amount < TINY:
+        return f"under ${TINY:.6f}"
+    digits = 1 - math.floor(math.log10(amount))
+    return f"${amount:.{digits}f}".rstrip("0")
+
+
+TINY = 1e-6
+"""Below this a price is written `under $0.000001`: more zeros tell nobody anything."""
 
 
 def _times(n: int, each: float | None) -> float | None:
-    return None if each is None else round(n * each, 6)
+    # A positive price stays positive: rounding to a fixed number of places made a tiny one 0.
+    return None if each is None else n * each
 
 
 # ---- lookup ----------------------------------------------------------------------------------
@@ -187,7 +203,8 @@ def _read_cache() -> dict[str, Any] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         _table(data["prices"])
         datetime.fromisoformat(data["fetched"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    # RecursionError: JSON nested deeper than the parser's stack (a damaged file, like the rest).
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError, MemoryError):
         return None
     return data if isinstance(data, dict) else None
 

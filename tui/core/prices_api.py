@@ -108,7 +108,7 @@ def _page(
                 raise Refused(f"took over {TIMEOUT:g} s")
     try:
         page = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested too deep
         raise Refused("was malformed (not JSON)") from None
     if not isinstance(page, dict):
         raise Refused("was malformed (not a JSON object)")

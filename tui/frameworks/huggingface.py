@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shlex
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -69,7 +70,8 @@ def _tee(command: str, notes: list[str]) -> str:
     0) to torchrun, which wins; the flag is the only way. Nothing else changes, and a command
     that already tees is left alone.
     """
-    if re.search(r"\s(-t|--tee)[\s=]", command) or not _ACCELERATE_LAUNCH.search(command):
+    found = _ACCELERATE_LAUNCH.search(command)
+    if found is None or _tees(command[found.end() :]):
         return command
     note = (
         "note: `accelerate launch` runs here with `--tee 3` added, so each worker's lines go "
@@ -78,6 +80,41 @@ def _tee(command: str, notes: list[str]) -> str:
     if note not in notes:
         notes.append(note)
     return _ACCELERATE_LAUNCH.sub(r"\1\2 --tee 3", command, count=1)
+
+
+_FLAGS = frozenset(
+    {"-h", "--help", "-q", "--quiet", "--cpu", "--multi_gpu", "--multi-gpu", "--tpu",
+     "--enable_cpu_affinity", "--enable-cpu-affinity", "--dynamo_use_fullgraph",
+     "--dynamo-use-fullgraph", "--dynamo_use_dynamic", "--dynamo-use-dynamic",
+     "--dynamo_use_regional_compilation", "--dynamo-use-regional-compilation",
+     "--use_deepspeed", "--use-deepspeed", "--use_fsdp", "--use-fsdp",
+     "--use_parallelism_config", "--use-parallelism-config", "--use_megatron_lm",
+     "--use-megatron-lm", "--same_network", "--same-network", "-m", "--module", "--no_python",
+     "--no-python", "--tpu_cluster", "--tpu-cluster", "--no_tpu_cluster", "--no-tpu-cluster",
+     "--tpu_use_sudo", "--tpu-use-sudo", "--downcast_bf16", "--downcast-bf16",
+     "--fp8_use_autocast_during_eval", "--fp8-use-autocast-during-eval", "--debug"}
+)  # fmt: skip
+"""`accelerate launch`'s options that take no value (accelerate 1.x); every other takes one."""
+
+
+def _tees(after_launch: str) -> bool:
+    """Whether `accelerate launch`'s own options (what follows it, up to the script) hold a
+    `--tee`: the script's arguments (`train.py -t 5`, `--tee out.txt`) are the script's."""
+    try:
+        words = shlex.split(after_launch)
+    except ValueError:  # an unclosed quote: the words as the shell's spaces cut them
+        words = after_launch.split()
+    value_next = False
+    for word in words:
+        if value_next:
+            value_next = False
+        elif word == "--tee" or word.startswith("--tee=") or word[:2] == "-t":  # -t, -t3
+            return True
+        elif not word.startswith("-"):
+            return False  # the script: the rest is its own
+        elif "=" not in word and word not in _FLAGS:
+            value_next = True
+    return False
 
 
 ACCELERATE_LAUNCHER = Launcher(

@@ -27,6 +27,7 @@ from typing import Any
 
 from tui.backends.base import BackendError
 from tui.core.dirs import config_dir
+from tui.core.files import write_atomic
 
 ENV_SUBSCRIPTION = "AZURE_SUBSCRIPTION_ID"
 ENV_RESOURCE_GROUP = "AZURE_RESOURCE_GROUP"
@@ -106,7 +107,7 @@ def read_config(path: Path) -> dict[str, str]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
         raise BackendError(f"{path}: cannot read it ({err.strerror})") from None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the parser goes
         raise BackendError(f"{path}: not valid JSON; download it again from the portal") from None
     if not isinstance(data, dict):
         raise BackendError(f"{path}: expected a JSON object with subscription_id, …")
@@ -205,7 +206,7 @@ def remember(ws: Workspace) -> Path:
         "resource_group": ws.resource_group,
         "workspace_name": ws.name,
     }
-    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(data, indent=2) + "\n")  # a crash mid-write keeps the old one
     return path
 
 
@@ -213,7 +214,8 @@ def remembered() -> dict[str, str]:
     """The remembered workspace's fields (`subscription_id`, …), or {} when none is kept."""
     try:
         data = json.loads(remembered_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    # A damaged file is forgotten, whatever the damage: RecursionError is JSON nested too deep.
+    except (OSError, ValueError, RecursionError, MemoryError):
         return {}
     keys = ("subscription_id", "resource_group", "workspace_name")
     if not isinstance(data, dict) or not all(isinstance(data.get(k), str) for k in keys):

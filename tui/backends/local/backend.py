@@ -46,7 +46,9 @@ from tui.logs.sources import FileSource
 
 QUEUED_TIMEOUT = 30.0
 """A job still Queued with no supervisor after this many seconds is taken as orphaned."""
-_PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+_PACKAGE_ROOT = Path(__file__).resolve().parents[3]
+"""The folder that holds `tui` (parents[2] was `tui` itself: the supervisor ran whichever
+dtrain-tui was installed, not this one)."""
 
 
 def _parse_time(value: str | None) -> datetime | None:
@@ -92,7 +94,9 @@ class LocalBackend:
         grace: float = 3.0,
         gpus: Sequence[str] | None = None,
     ) -> None:
-        self.root = Path(root) if root is not None else state_dir() / "jobs"
+        # Absolute: the supervisor and the launchers run in folders of the job's own, where a
+        # relative root (DTRAIN_TUI_HOME=home) named nothing and every job failed at its start.
+        self.root = (Path(root) if root is not None else state_dir() / "jobs").absolute()
         self.detach = detach
         self.grace = grace
         self.gpus = list(gpus) if gpus is not None else None

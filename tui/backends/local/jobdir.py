@@ -104,8 +104,13 @@ class JobDir:
         return data
 
     def write(self, data: dict[str, Any]) -> None:
-        with atomic_file(self.job_file, PRIVATE) as f:
-            json.dump(data, f, indent=1, ensure_ascii=False)
+        text = json.dumps(data, indent=1, ensure_ascii=False)
+        try:
+            raw = text.encode("utf-8")
+        except UnicodeEncodeError:  # a byte that was not UTF-8 (a lone surrogate): \u escapes
+            raw = json.dumps(data, indent=1).encode("ascii")  # keep it exactly
+        with atomic_file(self.job_file, PRIVATE, binary=True) as f:
+            f.write(raw)
 
     def update(self, **changes: Any) -> dict[str, Any]:
         data = self.read()
@@ -125,8 +130,10 @@ class JobDir:
         """One timestamped line in system_logs/launcher.txt."""
         path = self.file(LAUNCHER_LOG)
         with contextlib.suppress(OSError):  # a full disk must not turn a log line into a crash
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as f:
+            # Not the job folder itself: one that was deleted stays deleted (its job is stopped).
+            path.parent.mkdir(exist_ok=True)
+            # surrogateescape: a byte that is not UTF-8 (in a path, an argument) goes as it came
+            with path.open("a", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(f"{now_iso()} {message}\n")
 
 

@@ -91,6 +91,11 @@ class Supervisor:
             for stream, info in self.data.get("streams", {}).items()
         }
         self.stop_requested = False
+        self.gone = False
+        """Set when the job's folder was deleted: nothing more is written."""
+        self.folder = _identity(jd.path)
+        """The job folder's (device, inode): when its path names no folder or another one,
+        the job was deleted (or moved) and no `cancel` can find it any more."""
 
     # ---- the run ------------------------------------------------------------------------
 
@@ -118,6 +123,9 @@ class Supervisor:
             return self._shutdown(
                 JobState.CANCELED if canceled else JobState.FAILED, "" if canceled else str(err)
             )
+        except Exception as err:  # a bug: the job fails saying so, and what started is stopped
+            self.jd.log("supervisor error:\n" + traceback.format_exc())
+            return self._shutdown(JobState.FAILED, f"the local supervisor failed: {err}")
         self._record_processes()
         self._update(state=JobState.RUNNING.value, started_at=now_iso())
         try:
@@ -149,6 +157,8 @@ class Supervisor:
             if len(self.exits) == len(self.started):
                 return self._shutdown(JobState.COMPLETED, "")
             if time.monotonic() >= next_scan:
+                if _identity(self.jd.path) != self.folder:
+                    return self._abandon()
                 self._record_processes()
                 next_scan = time.monotonic() + SCAN_EVERY
             time.sleep(POLL)
@@ -199,11 +209,13 @@ class Supervisor:
     def _start(self, launch: dict[str, Any], cwd: Path) -> None:
         log = self.jd.file(launch["log"])
         log.parent.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, **launch["env"]}
+        # As bytes, encoded here: Popen encodes str with the locale's codec, which under
+        # `LC_ALL=C` without UTF-8 mode is ASCII and killed this process on the first `é`.
+        env = {**os.environb, **{_utf8(k): _utf8(v) for k, v in launch["env"].items()}}
         try:
             with log.open("ab") as out:
                 proc = subprocess.Popen(
-                    launch["argv"],
+                    [_utf8(arg) for arg in launch["argv"]],
                     env=env,
                     cwd=cwd,
                     stdin=subprocess.DEVNULL,
@@ -279,6 +291,18 @@ class Supervisor:
                 if left:
                     self.jd.log(f"still running after {self.grace:g} s, killing: {left}")
 
+    def _abandon(self) -> int:
+        """The job's folder is gone: nobody can stop the job any more (`cancel` finds no such
+        job) and nothing can be recorded, so every process is stopped and nothing written (a
+        write would make the folder again, holding only this job's end)."""
+        for router in self.routers.values():
+            router.close()
+        self.routers = {}  # their logs went with the folder
+        self.gone = True
+        self._stop_everything()
+        self._reap()
+        return 1
+
     def _shutdown(
         self, state: JobState, message: str, failed: tuple[int, int] | None = None
     ) -> int:
@@ -337,11 +361,29 @@ class Supervisor:
     def _update(self, **changes: Any) -> None:
         """Record `changes` in job.json; on a full disk they are kept here and the job goes on
         (a reader that finds this process gone marks the job Failed and says the disk is full)."""
+        if self.gone:
+            self.data = self.data | changes
+            return
         try:
             self.data = self.jd.update(**changes)
         except OSError as err:
             self.data = self.data | changes
             self.jd.log(f"could not record the job's state: {err.strerror or err}")
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    """`folder`'s (device, inode), or None when there is none there."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _utf8(text: str) -> bytes:
+    """`text` as UTF-8 bytes; a byte the locale could not decode (a lone surrogate, as Python
+    hands such bytes on from argv and the environment) goes back as that same byte."""
+    return text.encode("utf-8", "surrogateescape")
 
 
 def main(argv: list[str] | None = None) -> int:
