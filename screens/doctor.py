@@ -56,9 +56,15 @@ class DoctorScreen(ModalScreen[Any]):
             self.run_worker(self._diagnose(), group="doctor", exclusive=True, exit_on_error=False)
 
     async def _diagnose(self) -> None:
-        failed = self.row.state.value == "Failed"
+        state = self.row.state.value
         try:
-            found = await diagnosis(self.row.backend, self.row.handle, failed)
+            found = await diagnosis(
+                self.row.backend,
+                self.row.handle,
+                state == "Failed",
+                succeeded=state == "Completed",
+                running=state == "Running",
+            )
         except Exception as err:  # a BackendError's one line, a network failure
             text = self.query_one("#doctor-text", Static)
             text.update(f"Could not read the job's logs: {escape(str(err))}")

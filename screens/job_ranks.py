@@ -136,7 +136,7 @@ class JobRanks:
 
     def _show_diagnosis(self) -> None:
         d = self.diagnosis
-        text = f"[b]Doctor:[/b] {escape(d.culprit)} failed first · [b]{escape(d.cause)}[/b]"
+        text = f"[b]Doctor:[/b] {escape(d.culprit)} failed first · [b]{escape(d.title)}[/b]"
         if d.evidence is not None:
             where = f"{d.evidence.log}:{d.evidence.line}"
             text += f"\n[$text-muted]{escape(where)}:[/] {escape(d.evidence.text.strip())}"

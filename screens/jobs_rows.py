@@ -118,17 +118,17 @@ def age(created: datetime | None, now: datetime | None = None) -> str:
 
 
 def one_line(diagnosis: Any) -> str:
-    """The doctor's answer in the list's words: `rank 2: the training script raised …`."""
-    if diagnosis.healthy:
-        return "no rank's log shows a failure"
-    from tui.logs.causes import WORDS
-
-    return f"{diagnosis.culprit}: {WORDS.get(diagnosis.cause, diagnosis.cause)}"
+    """The doctor's answer in the list's words: `rank 2: the training script raised …`, or
+    `no failure found, not proven healthy` (never a bare cause id)."""
+    return diagnosis.one_line()
 
 
-async def diagnosis(backend: Any, handle: JobHandle, failed: bool) -> Any:
+async def diagnosis(
+    backend: Any, handle: JobHandle, failed: bool, succeeded: bool = False, running: bool = False
+) -> Any:
     """The doctor's `Diagnosis` of a job: every log's end read (`DOCTOR_TAIL`), then diagnosed
-    in a thread. Logs that cannot be read now are left out."""
+    in a thread. Logs that cannot be read now are left out. `succeeded` (the backend recorded
+    exit status 0) and `running` are what may prove it healthy."""
     from tui.logs.doctor import diagnose
     from tui.logs.sources import read_tail
 
@@ -156,4 +156,6 @@ async def diagnosis(backend: Any, handle: JobHandle, failed: bool) -> Any:
             mtimes[name] = path.stat().st_mtime
     logs = {name: text for name, text in texts.items() if text}
     local = bool(sources) and len(mtimes) == len(sources)
-    return await asyncio.to_thread(diagnose, logs, mtimes, failed=failed, local=local)
+    return await asyncio.to_thread(
+        diagnose, logs, mtimes, failed=failed, local=local, succeeded=succeeded, running=running
+    )

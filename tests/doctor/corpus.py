@@ -6,6 +6,10 @@ and a line of why; `split.yaml` splits the corpus once, at random, into a **dev*
 writing rules) and a **test** half (only its score is looked at).
 
 `python -m tests.doctor.corpus` prints both halves' scores and the dev half's misses only.
+
+The doctor has three verdicts (failed, healthy with proof, not proven): a healthy case is right
+only when proven healthy; "not proven" is counted apart, for failures (the doctor missed it but
+did not call it healthy) and for healthy runs (their log shows no proof).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from pathlib import Path
 
 import yaml
 
+from tui.logs.diagnosis import UNPROVEN
 from tui.logs.doctor import Diagnosis, diagnose, load_path
 
 CASES = Path(__file__).parent / "cases"
@@ -76,6 +81,10 @@ class Report:
     healthy: int = 0
     healthy_right: int = 0
     failed_called_healthy: int = 0
+    healthy_called_failed: int = 0
+    failures_not_proven: int = 0
+    """Failures the doctor called "no failure found, not proven healthy"."""
+    healthy_not_proven: int = 0
 
     @property
     def total(self) -> Score:
@@ -93,7 +102,10 @@ class Report:
             f"cause {t.cause_right}/{t.cases} ({_pct(t.cause_right, t.cases)}), "
             f"rank {t.rank_right}/{t.ranked} ({_pct(t.rank_right, t.ranked)}), "
             f"healthy right {self.healthy_right}/{self.healthy}, "
-            f"failed called healthy {self.failed_called_healthy}"
+            f"failed called healthy {self.failed_called_healthy}, "
+            f"not proven {self.failures_not_proven}/{t.cases - self.healthy} failures "
+            f"+ {self.healthy_not_proven}/{self.healthy} healthy, "
+            f"healthy called failed {self.healthy_called_failed}"
         )
 
 
@@ -110,9 +122,13 @@ def evaluate(split: str | None = None) -> Report:
         score.cases += 1
         if case.cause == HEALTHY:
             report.healthy += 1
-            report.healthy_right += got.cause == HEALTHY
-        elif got.cause == HEALTHY:
+            report.healthy_right += got.healthy
+            report.healthy_not_proven += got.verdict == UNPROVEN
+            report.healthy_called_failed += got.failed
+        elif got.healthy:
             report.failed_called_healthy += 1
+        else:
+            report.failures_not_proven += got.verdict == UNPROVEN
         if got.cause == case.cause:
             score.cause_right += 1
         else:

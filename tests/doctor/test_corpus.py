@@ -9,12 +9,20 @@ import pytest
 from tests.doctor.corpus import HEALTHY, cases, evaluate, render, run
 from tui.logs.causes import CAUSES
 
-# A bit under what the doctor reaches (cases/scores.md), so a regression shows. The goal is no
-# failed run called healthy on either half; the test half still has one (its log unread).
+# A bit under what the doctor reaches, so a regression shows. Healthy needs proof (issue 36): a
+# healthy run whose log shows none (an excerpt of warnings that stops mid-run, as most pasted
+# "harmless warning" threads are) is "not proven", never "healthy"; no failure is called healthy
+# on either half. The test half still calls one healthy run failed (its log unread).
 THRESHOLDS = {
-    "dev": {"cause": 0.95, "rank": 0.95, "failed_called_healthy": 0},
-    "test": {"cause": 0.92, "rank": 0.9, "failed_called_healthy": 1},
-}
+    "dev": {
+        "cause": 0.85, "rank": 0.95, "healthy_proven": 0.35, "failures_not_proven": 0.05,
+        "healthy_called_failed": 0,
+    },
+    "test": {
+        "cause": 0.72, "rank": 0.7, "healthy_proven": 0.15, "failures_not_proven": 0.05,
+        "healthy_called_failed": 1,
+    },
+}  # fmt: skip
 
 
 def test_the_corpus_is_large_varied_and_split_once():
@@ -23,7 +31,7 @@ def test_the_corpus_is_large_varied_and_split_once():
     assert len(labelled) >= 150 and len(repos) >= 40
     assert sum(c.cause == HEALTHY for c in labelled) >= 10
     assert {c.cause for c in labelled} <= set(CAUSES)
-    assert all(c.source.startswith("https://github.com/") for c in labelled)
+    assert all(c.source.startswith("https://") for c in labelled)
     assert all(c.path.exists() for c in labelled)
     assert {c.split for c in labelled} == {"dev", "test"}
 
@@ -33,17 +41,30 @@ def test_the_doctor_is_right_on_each_half(half):
     report = evaluate(half)
     figures = report.figures()
     print(render(report) if half == "dev" else figures)  # the closing note's figures
-    total = report.total
-    assert total.cause_right >= THRESHOLDS[half]["cause"] * total.cases, figures
-    assert total.rank_right >= THRESHOLDS[half]["rank"] * total.ranked, figures
+    total, limits = report.total, THRESHOLDS[half]
+    assert total.cause_right >= limits["cause"] * total.cases, figures
+    assert total.rank_right >= limits["rank"] * total.ranked, figures
     # no misses in a message: the test half's would steer the rules
-    assert report.healthy_right == report.healthy, figures
-    assert report.failed_called_healthy <= THRESHOLDS[half]["failed_called_healthy"], figures
+    assert report.failed_called_healthy == 0, figures
+    assert report.healthy_called_failed <= limits["healthy_called_failed"], figures
+    assert report.healthy_right >= limits["healthy_proven"] * report.healthy, figures
+    failures = total.cases - report.healthy
+    assert report.failures_not_proven <= limits["failures_not_proven"] * failures, figures
 
 
 @pytest.mark.parametrize(
     "case", [c for c in cases("dev") if c.cause == HEALTHY], ids=lambda c: c.name
 )
-def test_healthy_dev_logs_with_scary_lines_get_no_diagnosis(case):
+def test_healthy_dev_logs_with_scary_lines_are_never_called_failed(case):
     got = run(case)
-    assert (got.cause, got.rank, got.evidence) == (HEALTHY, None, None)
+    assert not got.failed and (got.rank, got.evidence) == (None, None)
+    # healthy only with its proof quoted; else "not proven" (the excerpt shows no end)
+    assert got.proof if got.healthy else got.verdict == "not_proven"
+
+
+def test_healthy_dev_logs_that_show_their_end_are_proven_healthy():
+    proven = {c.name: run(c).proof for c in cases("dev") if c.cause == HEALTHY}
+    assert "exit code 0" in proven["healthy_dreambooth_168_deprecation"]
+    assert "994/994" in proven["healthy_vidur_49_errno97"]
+    assert "before program exit" in proven["healthy_megatron_1541_destroy"]
+    assert proven["healthy_accelerate_2183_warnings"] is None  # stops at tokenizer set-up

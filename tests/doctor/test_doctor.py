@@ -80,11 +80,15 @@ def test_a_user_exception_is_user_code_and_the_earliest_timestamp_wins():
     assert "ValueError" in got.evidence.text
 
 
-def test_a_failed_job_with_nothing_recognisable_is_unknown_not_healthy():
+def test_a_job_with_nothing_recognisable_is_healthy_only_when_its_backend_says_exit_0():
     logs = rank_files({0: "step 1\nstep 2\n"})
-    assert diagnose(logs).cause == "none"
+    got = diagnose(logs)
+    assert (got.verdict, got.cause) == ("not_proven", "not_proven") and not got.healthy
+    assert got.one_line() == "no failure found, not proven healthy"
     got = diagnose(logs, failed=True)
     assert got.cause == "unknown_failure" and got.evidence.text == "step 2"
+    got = diagnose(logs, succeeded=True)
+    assert got.healthy and "exit status 0" in got.proof
 
 
 def test_cli_prints_exactly_the_json_shape_and_exits_1(tmp_path: Path, capsys):
@@ -95,8 +99,10 @@ def test_cli_prints_exactly_the_json_shape_and_exits_1(tmp_path: Path, capsys):
     assert main(["doctor", str(tmp_path / "job"), "--json"]) == 1
     out = json.loads(capsys.readouterr().out)
     assert list(out) == [
-        "cause", "rank", "culprit", "confidence", "evidence", "lines", "fix", "others", "network"
+        "verdict", "cause", "title", "rank", "culprit", "confidence", "evidence", "lines", "fix",
+        "others", "proof", "severe", "network"
     ]  # fmt: skip
+    assert (out["verdict"], out["title"]) == ("failed", "Killed: host out of memory")
     assert out["network"]["nccl_info_seen"] is False  # no NCCL lines: nothing said (issue 29)
     assert (out["cause"], out["rank"], out["culprit"]) == ("host_oom_killed", 1, "rank 1")
     assert out["confidence"] == "high"
@@ -108,11 +114,19 @@ def test_cli_prints_exactly_the_json_shape_and_exits_1(tmp_path: Path, capsys):
     assert "memory" in out["fix"]
 
 
-def test_cli_healthy_is_0_and_bad_input_is_2_with_one_line(tmp_path: Path, capsys):
+def test_cli_healthy_is_0_not_proven_3_and_bad_input_is_2_with_one_line(tmp_path: Path, capsys):
     log = tmp_path / "train.log"
     log.write_text("UserWarning: Failed to initialize NumPy\nepoch 1 loss 0.3\n")
-    assert main(["doctor", str(log)]) == 0
-    assert "healthy" in capsys.readouterr().out
+    assert main(["doctor", str(log)]) == 3  # nothing wrong seen, but nothing shows its end
+    assert "No failure found, not proven healthy" in capsys.readouterr().out
+    assert main(["doctor", str(log), "--json"]) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert (out["verdict"], out["cause"], out["proof"]) == ("not_proven", "not_proven", None)
+    log.write_text(log.read_text() + "Process finished with exit code 0\n")
+    assert main(["doctor", str(log), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["verdict"], out["cause"]) == ("healthy", "none")
+    assert out["proof"] == "train.log:3: Process finished with exit code 0"
     assert main(["doctor", str(tmp_path / "missing.log")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no such file" in err

@@ -53,8 +53,10 @@ def test_nccl_falling_back_from_libibverbs_is_noise():
         "node1:812:812 [0] misc/ibvwrap.cc:63 NCCL WARN Failed to open libibverbs.so[.1]\n"
         "node1:812:812 [0] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.4<0>\n"
         "epoch 1 step 100 loss 0.31\n"
+        "epoch 1 step 110 loss 0.30\n"
     )
-    assert diagnose({"console.log": log}).healthy
+    assert not diagnose({"console.log": log}).failed  # a finished log: no proof of its end
+    assert diagnose({"console.log": log}, running=True).healthy  # running: steps advance
 
 
 def test_a_ray_actor_prefix_is_read_past():
@@ -168,9 +170,9 @@ def test_a_plotting_server_refusing_while_training_goes_on_is_noise():
         "epoch 1 step 10 loss 0.52\n"
         "epoch 1 step 20 loss 0.49\n"
     )
-    assert diagnose({"train.log": log}).healthy
+    assert diagnose({"train.log": log}, running=True).healthy
     fatal = log.split("epoch")[0]  # the same error, and the log ends there
-    assert not diagnose({"train.log": fatal}).healthy
+    assert diagnose({"train.log": fatal}, running=True).failed
 
 
 def test_a_fix_for_a_local_job_does_not_tell_it_to_rehearse_locally():

@@ -127,7 +127,7 @@ def test_doctor_json_has_the_network_object(tmp_path, capsys) -> None:
         (logs / f"std_log_process_{rank}.txt").write_text(text, encoding="utf-8")
     code = main(["doctor", str(logs), "--json", "--vm-size", SIZE_WITH_IB])
     out = json.loads(capsys.readouterr().out)
-    assert code in (0, 1)
+    assert code in (0, 1, 3)  # any verdict (3: not proven healthy); the network is the point
     network = out["network"]
     assert network["inter_node"] == "socket" and network["nodes"] == 2
     assert network["ib_disabled_by_env"] is True and network["vm_size_has_infiniband"] is True

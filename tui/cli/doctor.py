@@ -3,8 +3,11 @@
 PATH is a log file or a folder of logs (one downloaded from Azure ML Studio, a terminal's output
 saved to a file); NAME is a job on `--target` (this machine by default). Every log is read
 (`tui.logs.doctor`): its head, its first error and its tail, so a huge log costs no more than a
-small one. Exit 0 when healthy, 1 when a failure was diagnosed, 2 on bad input (one line: a
-missing path, an empty folder, files that are binary or hold no text).
+small one. Three verdicts: healthy only with proof (an exit status 0 the backend recorded, a
+completion line, a running job's progress up to the end of its logs), failed (cause, rank,
+evidence, fix), or "no failure found, not proven healthy" with the most severe lines seen.
+Exit 0 when proven healthy, 1 when a failure was diagnosed, 3 when not proven, 2 on bad input
+(one line: a missing path, an empty folder, files that are binary or hold no text).
 """
 
 from __future__ import annotations
@@ -17,6 +20,10 @@ from pathlib import Path
 
 from tui.cli.inputs import CliError
 
+NOT_PROVEN_EXIT = 3
+"""No failure found, and no proof of health: not 0 (a script must not read it as healthy)."""
+SERVICE_ERROR = "job error (from the service)"
+"""The name the job's own error is read under, beside its logs."""
 TAIL_BYTES = 4 << 20
 """How much of each log of a job is read (its end: failures are there)."""
 
@@ -56,7 +63,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as err:
             reason = getattr(err, "strerror", None) or err
             raise CliError(f"doctor: cannot read {path}: {reason}") from None
-        failed = None
+        state: dict = {}
         if not logs:
             raise CliError(f"doctor: {path} holds no log files (.txt or .log)")
         _check_readable(path, logs)
@@ -66,9 +73,9 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         if "/" in args.name or args.name.endswith((".txt", ".log")):
             raise CliError(f"doctor: {args.name}: no such file or folder")
-        logs, mtimes, failed, files, hints, reader = _job_logs(args)
+        logs, mtimes, state, files, hints, reader = _job_logs(args)
         local = args.target == "local"
-    diagnosis = diagnose(logs, mtimes, failed=failed, local=local)
+    diagnosis = diagnose(logs, mtimes, local=local, **state)
     vm_size = args.vm_size or hints.get("sku")
     network, warning = _network(files, reader, vm_size, hints)
     allreduce = _allreduce(logs, vm_size, network.get("nodes") or hints.get("nodes") or 1)
@@ -84,7 +91,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         _print_network(network, warning)
         if allreduce is not None:
             print(f"all_reduce_perf: {allreduce['verdict']}")
-    return 0 if diagnosis.healthy else 1
+    return 0 if diagnosis.healthy else 1 if diagnosis.failed else NOT_PROVEN_EXIT
 
 
 def _network(files, reader, vm_size: str | None, hints: dict) -> tuple[dict, object]:
@@ -144,10 +151,11 @@ def _check_readable(path: Path, logs) -> None:
         raise CliError(f"doctor: {path} holds no log text (empty once escape codes are removed)")
 
 
-def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, list, dict, object]:
-    """Every log of job NAME (the end of each), their sizes' order, whether it failed, the local
-    log files (searched whole for NCCL's lines), the plan's VM size and node count, and what the
-    remote logs' tails said of the network."""
+def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], dict, list, dict, object]:
+    """Every log of job NAME (the end of each), their sizes' order, what its backend recorded
+    (`failed`, `succeeded`: exit status 0, `running`), the local log files (searched whole for
+    NCCL's lines), the plan's VM size and node count, and what the remote logs' tails said of
+    the network."""
     import asyncio
 
     from tui.backends.base import BackendError, JobState
@@ -189,9 +197,18 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], bool, l
         return {name: ex for name, ex in pairs if ex.lines}
 
     logs = asyncio.run(read_all())
+    if status.state is JobState.FAILED and status.message and args.target != "local":
+        # The service's own error (`UserError: …`, `SystemError`, a preemption, a pull that
+        # failed) is read like a log: the platform's causes are often only there.
+        logs[SERVICE_ERROR] = excerpt(status.message)
     mtimes = _local_mtimes(sources)
     files = [p for s in sources.values() if isinstance(p := getattr(s, "path", None), Path)]
-    return logs, mtimes, status.state is JobState.FAILED, files, _plan_hints(job), network
+    state = {
+        "failed": status.state is JobState.FAILED,
+        "succeeded": status.state is JobState.COMPLETED,
+        "running": status.state is JobState.RUNNING,
+    }
+    return logs, mtimes, state, files, _plan_hints(job), network
 
 
 def _plan_hints(job) -> dict:
@@ -220,10 +237,8 @@ def _print(diagnosis) -> None:
     from tui.cli.terminal import console as terminal_console
 
     console = terminal_console()
-    if diagnosis.healthy:
-        console.print("[green]healthy[/]: no rank's log shows a failure")
-        return
     head, *rest = diagnosis.paragraph().split("\n")
-    console.print(f"[bold red]{escape(head)}[/]", emoji=False)
+    style = "green" if diagnosis.healthy else "bold red" if diagnosis.failed else "bold yellow"
+    console.print(f"[{style}]{escape(head)}[/]", emoji=False)
     for line in rest:
         console.print(escape(line), emoji=False)

@@ -18,6 +18,8 @@ The fixes quote the Azure ML distributed-training guide and the frameworks' own 
 
 from __future__ import annotations
 
+from tui.logs.platform_fixes import AZUREML_FIXES
+
 ROOT, VERDICT, TIMEOUT, ECHO, FAILURE = 0, 1, 2, 3, 4
 
 CAUSES = (
@@ -36,9 +38,21 @@ CAUSES = (
     "abort",
     "tf_cluster_error",
     "script_arguments",
+    "disk_full",
+    "image_pull_failed",
+    "environment_build_failed",
+    "data_access_failed",
+    "capacity_or_quota",
+    "node_preempted",
+    "node_failure",
+    "job_time_limit",
+    "azureml_system_error",
     "unknown_failure",
     "none",
+    "not_proven",
 )
+NOT_PROVEN = "not_proven"
+"""Not a cause: no failure found, and no proof of health either (`diagnosis`)."""
 
 
 GUIDE = "https://learn.microsoft.com/azure/machine-learning/how-to-train-distributed-gpu"
@@ -152,14 +166,23 @@ FIXES: dict[str, str] = {
         "printed); rerun with `PYTHONFAULTHANDLER=1` and `NCCL_DEBUG=INFO` for more."
     ),
     "script_arguments": (
-        "The script rejected an argument the launcher adds: `torch.distributed.launch` passes "
+        "The script rejected the arguments its command passed (argparse's `error:` line says "
+        "which): check the job's command and inputs (a sweep's `${{search_space.x}}`, an input "
+        "left empty). Most often the launcher adds one: `torch.distributed.launch` passes "
         "`--local_rank=N` (PyTorch 2 spells it `--local-rank`), which the script's argparse "
         "does not declare. Read the local rank from the `LOCAL_RANK` environment variable "
         "(torchrun and Azure ML's PyTorch distribution set it) and drop the argument, or "
         "declare both spellings "
         "(https://pytorch.org/docs/stable/elastic/run.html#transitioning-from-torch-distributed-launch-to-torchrun)."
     ),
+    **AZUREML_FIXES,
     "none": "Nothing failed in these logs.",
+    "not_proven": (
+        "Read the lines above in their logs; if the job is over, its exit status settles it "
+        "(`dtrain-tui jobs`, or the job's page in Azure ML Studio), and Azure ML's "
+        "system_logs/ hold what the platform saw. A log that was cut short proves nothing: "
+        "download all of it."
+    ),
 }
 
 SIGNAL_CAUSES = {
@@ -192,8 +215,48 @@ WORDS = {
     "tf_cluster_error": "a task could not reach the cluster",
     "script_arguments": "the script rejected the launcher's arguments",
     "unknown_failure": "it failed without saying why",
+    "disk_full": "the disk ran out of space",
+    "image_pull_failed": "Azure ML could not pull the job's Docker image",
+    "environment_build_failed": "its environment (conda, pip or Docker image) failed to build",
+    "data_access_failed": "an input could not be mounted or downloaded",
+    "capacity_or_quota": "no capacity or quota for the compute it asked for",
+    "node_preempted": "its low-priority node was preempted",
+    "node_failure": "a node or its GPU went bad (not the job's code)",
+    "job_time_limit": "the job reached its time limit and was cancelled",
+    "azureml_system_error": "Azure ML's own service failed",
 }
 """Each cause in a few words, for the diagnosis' first line."""
+
+TITLES = {
+    "nccl_timeout": "Collective timed out",
+    "cuda_oom": "GPU out of memory",
+    "host_oom_killed": "Killed: host out of memory",
+    "rendezvous_timeout": "Ranks never met (rendezvous)",
+    "address_in_use": "Port already in use",
+    "nccl_system_error": "NCCL / network error",
+    "world_size_mismatch": "World size or ranks disagree",
+    "import_error": "Module could not be imported",
+    "user_code_error": "Exception in the training script",
+    "mpi_error": "MPI launch failed",
+    "segfault": "Crashed in native code",
+    "illegal_instruction": "Illegal instruction (CPU)",
+    "abort": "Aborted in native code",
+    "tf_cluster_error": "Task could not reach the cluster",
+    "script_arguments": "Script rejected the launcher's arguments",
+    "unknown_failure": "Failed, cause unknown",
+    "disk_full": "Disk full",
+    "image_pull_failed": "Docker image could not be pulled",
+    "environment_build_failed": "Environment build failed",
+    "data_access_failed": "Data mount or download failed",
+    "capacity_or_quota": "No capacity or quota",
+    "node_preempted": "Node preempted (low priority)",
+    "node_failure": "Node or GPU failure",
+    "job_time_limit": "Job time limit reached",
+    "azureml_system_error": "Azure ML system error",
+    "none": "Healthy",
+    "not_proven": "No failure found, not proven healthy",
+}
+"""Each cause as a heading a new engineer understands (never the bare id)."""
 
 _REHEARSE = " and rehearse with `dtrain-tui submit --target local` before the cloud run"
 

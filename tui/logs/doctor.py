@@ -28,14 +28,18 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 
-from tui.logs.causes import ECHO, FAILURE, ROOT, TIMEOUT, VERDICT, WORDS, fix_for
+from tui.logs.causes import ECHO, FAILURE, NOT_PROVEN, ROOT, TIMEOUT, VERDICT, fix_for
+from tui.logs.diagnosis import HEALTHY, UNPROVEN, Diagnosis
 from tui.logs.doctor_findings import Finding, line_findings, log_year, verdicts
-from tui.logs.doctor_rules import classify
+from tui.logs.doctor_rules import classify, rule_of
 from tui.logs.evidence import Evidence, Excerpt, Stream, load_path, streams
 from tui.logs.names import rank_logs
+from tui.logs.platform_rules import PLATFORM
+from tui.logs.proof import completion, progressing, severe_lines, stopped_on, topic
+from tui.logs.severity import read
 
 __all__ = ["Diagnosis", "Evidence", "Excerpt", "Finding", "diagnose", "load_path"]
 
@@ -44,77 +48,22 @@ _WAITED_FOR = re.compile(r"while waiting for send/recv from rank (\d+)")
 _TASK = re.compile(r"waiting for response from worker: /job:(\w+)/replica:\d+/task:(\d+)")
 
 
-@dataclass(frozen=True)
-class Diagnosis:
-    """The doctor's answer: the cause, the culprit rank, the line that shows it, the fix."""
-
-    cause: str
-    rank: int | None
-    evidence: Evidence | None
-    fix: str
-    others: tuple[Finding, ...] = ()
-    who: str | None = None
-    """The culprit in its framework's words where its log says (`worker 1`, `ps 0` for a
-    task); None: `rank N`."""
-    confidence: str = "high"
-    """`high`: a rank's own words name the cause; `medium`: a launcher's signal, or a
-    collective's culprit by inference; `low`: a failure without a known cause."""
-
-    @property
-    def healthy(self) -> bool:
-        return self.cause == "none"
-
-    def to_json(self) -> dict[str, object]:
-        supporting = [f.evidence for f in self.others[:5]]
-        return {
-            "cause": self.cause,
-            "rank": self.rank,
-            "culprit": None if self.healthy else self.culprit,
-            "confidence": self.confidence,
-            "evidence": [e.at for e in ([self.evidence] if self.evidence else []) + supporting],
-            "lines": [e.to_json() for e in ([self.evidence] if self.evidence else [])],
-            "fix": self.fix,
-            "others": [f.to_json() for f in self.others],
-        }
-
-    @property
-    def culprit(self) -> str:
-        """`rank 3`, `worker 1` (a task), or `the job` when no rank is known."""
-        if self.who:
-            return self.who
-        return f"rank {self.rank}" if self.rank is not None else "the job"
-
-    def paragraph(self) -> str:
-        """What a person reads: who, what, where, and what to do."""
-        if self.healthy:
-            return "No failure found: no rank's log shows an error."
-        who = self.culprit.capitalize()
-        what = WORDS.get(self.cause, self.cause)
-        text = f"{who} failed first: {what} ({self.cause})."
-        if self.confidence == "low":
-            text += " No known cause: the evidence shows where it failed."
-        if self.evidence is not None:
-            text += f"\n{self.evidence.at}: {self.evidence.text.strip()}"
-        text += f"\nFix: {self.fix}"
-        if self.others:
-            echoes = Counter(f.cause for f in self.others)
-            listed = ", ".join(f"{n} × {c}" for c, n in echoes.most_common())
-            text += f"\nAlso seen (most are consequences): {listed}."
-        return text
-
-
 def diagnose(
     logs: Mapping[str, str | Excerpt],
     mtimes: Mapping[str, float] | None = None,
     *,
     failed: bool | None = None,
     local: bool = False,
+    succeeded: bool = False,
+    running: bool = False,
 ) -> Diagnosis:
     """The first failure in `logs` ({name: text or excerpt}), its culprit rank and the fix.
 
     `mtimes` (name → last write) orders ranks when no line says when; `failed` is what the
     backend knows: a failed job with nothing found is `unknown_failure`, never `none`; `local`:
-    the job ran on this machine (the fix does not tell it to rehearse here).
+    the job ran on this machine (the fix does not tell it to rehearse here); `succeeded`: the
+    backend recorded exit status 0 (proof of health); `running`: the job is still running
+    (progress advancing to the end of its logs is then proof of health so far).
     """
     by_rank, excerpts = streams(logs, mtimes or {})
     year = log_year(by_rank)
@@ -131,12 +80,34 @@ def diagnose(
     best = _choose(named, by_rank, launcher_first, known_ranks)
     if best is None:
         proofs = [f for f in findings + told if f.tier == FAILURE]
+        stopped = [s for s in (stopped_on(st) for st in by_rank.values()) if s is not None]
         if proofs:
             best = _failure(proofs, by_rank, launcher_first)
+        elif succeeded:
+            return _healthy("the backend recorded the job's exit status 0")
+        elif stopped:
+            # A log that stops on severe lines did not end well, whatever they say.
+            worst = min(stopped, key=lambda s: (-s.severity, s.line.order))
+            rank = next((r for r, st in by_rank.items() if worst.line in st.lines[-80:]), None)
+            rule = rule_of(worst.line.text) or rule_of(read(worst.line.text).body)
+            cause = rule.cause if rule is not None else topic(worst.line.text)
+            if cause == "unknown_failure" and rank in by_rank and _building(by_rank[rank]):
+                cause = "environment_build_failed"  # a Docker build's log stopped on it
+            best = Finding(cause, rank, FAILURE, worst.where, None, worst.line.order)
         elif failed:
-            best = Finding("unknown_failure", None, FAILURE, _last_line(by_rank))
+            worst = severe_lines(by_rank.values(), 1)
+            where = worst[0].where if worst else _last_line(by_rank)
+            best = Finding("unknown_failure", None, FAILURE, where)
+        elif (done := completion(by_rank.values())) is not None:
+            return _healthy(f"{done.where.at}: {done.where.text.strip()}")
+        elif running and (step := progressing(by_rank.values())) is not None:
+            return _healthy(f"still running, progress advancing: {step.where.at}: {step.text}")
         else:
-            return Diagnosis("none", None, None, fix_for("none"), confidence="high")
+            severe = tuple(s.where for s in severe_lines(by_rank.values()))
+            return Diagnosis(
+                NOT_PROVEN, None, None, fix_for(NOT_PROVEN), confidence="low",
+                verdict=UNPROVEN, severe=severe,
+            )  # fmt: skip
     if best.rank is None and launcher_first is not None:
         best = replace(best, rank=launcher_first)  # the launcher said who failed first
     labels = {r.rank: r.label for r in rank_logs(excerpts)}
@@ -152,6 +123,18 @@ def diagnose(
         who if who and not who.startswith("rank ") else None,
         _confidence(best),
     )
+
+
+_BUILD_STEP = re.compile(r"^Step \d+/\d+ : |^#\d+ \[[\w-]* ?\d+/\d+\] ")
+"""A Docker build's step line (`Step 1/6 : FROM …`, BuildKit's `#5 [2/6] RUN …`)."""
+
+
+def _building(stream: Stream) -> bool:
+    return any(_BUILD_STEP.match(line.text) for line in stream.lines)
+
+
+def _healthy(proof: str) -> Diagnosis:
+    return Diagnosis("none", None, None, fix_for("none"), verdict=HEALTHY, proof=proof)
 
 
 def _confidence(best: Finding) -> str:
@@ -170,7 +153,13 @@ def _choose(
         return None
     tier = min(f.tier for f in findings)
     pool = [f for f in findings if f.tier == tier]
+    if tier == ROOT and (platform := [f for f in pool if f.cause in PLATFORM]):
+        # The platform failed under the job (no image, no node, no data): the processes'
+        # lines are consequences. Its most specific cause first, then the first in time.
+        best = min(PLATFORM.index(f.cause) for f in platform)
+        pool = [f for f in platform if PLATFORM.index(f.cause) == best]
     if tier == ROOT:
+        pool = _explained(pool)
         # A cause named in a rank's own log beats a Python exception in the same log.
         specific = {f.evidence.log for f in pool if f.cause != "user_code_error"}
         pool = [f for f in pool if f.cause != "user_code_error" or f.evidence.log not in specific]
@@ -182,6 +171,28 @@ def _choose(
     if tier == TIMEOUT:
         return _timeout_culprit(pool, by_rank, known_ranks)
     return _first(pool, by_rank, launcher_first)
+
+
+_GENERIC = ("nccl_system_error", "user_code_error", "azureml_system_error")
+"""Causes a wrapper line names (`NCCL error in: … invalid usage`, an exception re-raised, the
+service's `SystemError`) that the lines just below it often explain."""
+
+
+def _explained(pool: list[Finding], window: int = 12) -> list[Finding]:
+    """Specific before generic within a log: a generic cause drops out when a specific one is
+    read a few lines below it in the same log (`NCCL error in: … invalid usage` … `Last error:
+    Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000`)."""
+
+    def explained(f: Finding) -> bool:
+        return any(
+            g.cause not in _GENERIC
+            and g.evidence.log == f.evidence.log
+            and 0 < g.evidence.line - f.evidence.line <= window
+            for g in pool
+        )
+
+    kept = [f for f in pool if f.cause not in _GENERIC or not explained(f)]
+    return kept or pool
 
 
 def _first(

@@ -21,8 +21,16 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from tui.logs.causes import ECHO, FAILURE, SIGNAL_CAUSES, VERDICT, WEAK_SIGNAL_CAUSES
-from tui.logs.doctor_rules import classify, exception_rule, maybe_error, uncaught
+from tui.logs.doctor_rules import (
+    any_of,
+    classify,
+    exception_rule,
+    is_noise,
+    maybe_error,
+    uncaught,
+)
 from tui.logs.evidence import Evidence, Line, Stream
+from tui.logs.severity import NOTICE, peel
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,8 @@ _STAMPED = re.compile(r"^\S*\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]* ")
 _INLINE_RANK = re.compile(
     r"\[(?:PG[^\]]*?)?Rank (\d+)\]|NCCL communicator was aborted on rank (\d+)|"
     r"on rank: (\d+),|^Rank (\d+): |\brank(\d+)\]|^RuntimeError: Rank (\d+), |"
-    r"\b[Ee]rror on rank (\d+)\b"
+    r"\b[Ee]rror on rank (\d+)\b|Duplicate GPU detected ?: rank (\d+)|"
+    r"unrecognized arguments: .*--local[-_]rank[= ](\d+)"
 )
 _SPAWNED = re.compile(r"Process (\d+) terminated with the following error")
 _SEQ = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
@@ -76,7 +85,9 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
         for i, line in enumerate(lines):
             content = line.text
             body = _STAMPED.sub("", content, count=1)  # `2024-05-01 10:00:02,001 ValueError: …`
-            if body.lstrip().startswith("Traceback (most recent call last)"):
+            if "Traceback (most recent call last)" in content and peel(content)[1].startswith(
+                "Traceback (most recent call last)"
+            ):  # behind whatever prefixes it carries
                 in_traceback = unfinished = True
                 continue
             if body.strip() and not body[:1].isspace() and not _CHAINED.match(body):
@@ -88,6 +99,12 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
             text = content.strip()
             rule = classify(text, checked=True)
             top_level = not body[:1].isspace()
+            if rule is None and top_level and not is_noise(text):
+                # Prefixes no reader knows (an orchestrator's tag, a pod's name, a level):
+                # peeled, the line's own words are read; a warning stays a warning.
+                level, peeled = peel(content)
+                if peeled != text and level != NOTICE:
+                    rule, body = classify(peeled), peeled
             tier = rule.tier if rule else None
             cause = rule.cause if rule else None
             if rule is None and top_level:
@@ -228,6 +245,7 @@ _LOCAL_VERDICT = re.compile(
     r"(?:job Failed: )?rank (\d+) (?:\(pid \d+\) )?(?:was killed by signal (\d+)|exited with code "
     r"(-?\d+))"
 )
+_PROCESS_FAILED = re.compile(r"\b[Pp]rocess (\d+) failed with (?:return|exit) code (-?\d+)")
 _LAUNCHER_EXIT = re.compile(r"'--local_rank=(\d+)'.*\] exits with return code = (-?\d+)")
 _SPAWN_SIGNAL = re.compile(r"process (\d+) terminated with (?:signal (SIG[A-Z]+)|exit code (\d+))")
 _DIED = re.compile(r"(?:'--local_rank=(\d+)'.*)?died with <Signals\.SIG\w+: (\d+)>")
@@ -236,8 +254,9 @@ _DIED = re.compile(r"(?:'--local_rank=(\d+)'.*)?died with <Signals\.SIG\w+: (\d+
 _VERDICT_HINTS = (
     "ank", "exitcode", "Process name", "EXIT CODE", "exits with", "terminated with", "died with",
     "has exited", "MPI_ABORT", "Root Cause", "killed by signal", "exited with code", "with exit",
-    "received by PID",
+    "received by PID", "failed with",
 )  # fmt: skip
+_ANY_VERDICT = any_of(_VERDICT_HINTS)
 
 
 def verdicts(streams: dict[int | None, Stream], year: int) -> list[Finding]:
@@ -247,7 +266,7 @@ def verdicts(streams: dict[int | None, Stream], year: int) -> list[Finding]:
         lines = stream.lines
         for i, line in enumerate(lines):
             content, where, order = line.text, line.where, line.order
-            if not any(hint in content for hint in _VERDICT_HINTS):
+            if _ANY_VERDICT.search(content) is None:
                 continue
             text = content.strip()
             if ROOT_CAUSE.search(text):
@@ -264,7 +283,7 @@ def verdicts(streams: dict[int | None, Stream], year: int) -> list[Finding]:
             elif (m := _LOCAL_VERDICT.search(text)) and where.log.endswith("launcher.txt"):
                 rank = int(m.group(1))
                 code = -int(m.group(2)) if m.group(2) else int(m.group(3))
-            elif m := _LAUNCHER_EXIT.search(text):
+            elif (m := _PROCESS_FAILED.search(text)) or (m := _LAUNCHER_EXIT.search(text)):
                 rank, code = int(m.group(1)), int(m.group(2))
             elif m := _SPAWN_SIGNAL.search(text):
                 rank = int(m.group(1))

@@ -1,0 +1,141 @@
+"""What the platform under the job says went wrong: Azure ML's own failures (its image pull and
+environment build, data mounts, capacity and quota, preempted or broken nodes, the job's time
+limit, its own service errors), the disk, and a GPU gone bad on the host.
+
+These come from the platform's logs beside the user's (`azureml-logs/20_image_build_log`,
+`55_azureml-execution`, `70_driver_log`, `system_logs/` and the lifecycler's) and from the
+job's own error (the `UserError` / `SystemError` / `ServiceError` JSON, its `code` and
+`message`). Message texts as Azure ML prints them (its troubleshooting guide, and real reports).
+
+A platform cause outranks what the job's processes printed (`PLATFORM`): when the image never
+built or the node was preempted, the user's code either never ran or was stopped from outside,
+and what it printed is a consequence. Among them the service's generic `SystemError` comes last.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tui.logs.causes import FAILURE, ROOT
+
+
+@dataclass(frozen=True)
+class PlatformRule:
+    cause: str
+    tier: int
+    pattern: re.Pattern[str]
+
+
+def _rule(cause: str, *patterns: str, tier: int = ROOT) -> PlatformRule:
+    return PlatformRule(cause, tier, re.compile("|".join(f"(?:{p})" for p in patterns)))
+
+
+PLATFORM_RULES: tuple[PlatformRule, ...] = (
+    _rule(
+        "image_pull_failed",
+        r"FailedPullingImage|Unable to pull docker image|ImagePullBackOff|ErrImagePull",
+        r"pull access denied for",
+        r"(?i:pull (?:public |private )?image failed)",
+        r"AcrRefreshTokenRetrievalError|(?i:unable to retrieve ACR (?:refresh )?token)",
+        r"(?i:failed to pull (?:the )?(?:docker )?image)",
+        r"Error response from daemon: (?:Get|Head) \"?https?://\S+/v2/",  # the registry's API
+        r"(?i:error response from daemon:.*(?:manifest unknown|not found: manifest|unauthorized))",
+    ),
+    _rule(
+        "environment_build_failed",
+        r"(?i:image build failed)|ImageBuildFailure|Docker image build failed",
+        r"Image creation failed|(?i:environment (?:image )?build failed)",
+        r"CondaValueError|ResolvePackageNotFound|UnsatisfiableError|CondaEnvException",
+        r"PackagesNotFoundError|CondaHTTPError",
+        r"pip returned an error|No matching distribution found for",
+        r"Could not find a version that satisfies the requirement",
+        r"ERROR conda\.core\.link|Executing transaction: .*failed",
+        r"^error from sender: |failed to solve(?: with frontend)?: ",
+        r"returned a non-zero code: \d+",  # docker build's RUN step
+        r"conda_env_builder.*(?:fail|error)|(?i:conda env (?:create|update) .*fail)",
+    ),
+    _rule(
+        "data_access_failed",
+        r"\b(?:AZF|BFS|Blobfuse|Dataset)?MountError\b|(?i:unable to mount|could not mount|"
+        r"failed to mount)",
+        r"DataAccessError|DatastoreAccessError|ScriptExecution\.StreamAccess\.\w+",
+        r"StreamAccess\.(?:Authentication|NotFound|Validation)|StreamError\(\w+\)",
+        r"(?i:dataset initialization failed)|(?i:cannot mount dataset)",
+        r"(?i:blobfuse2?\b.*(?:fail|error))",
+        r"(?i:failed to (?:download|read) (?:the )?(?:input|dataset))",
+        r"AuthorizationPermissionMismatch|This request is not authorized to perform this operation",
+    ),
+    _rule(
+        "capacity_or_quota",
+        r"QuotaExceeded|ClusterQuotaReached|ClusterCoreQuotaReached|\w*ExceedCoreQuota|"
+        r"\w*ExceedsCoreQuota",
+        r"(?i:v?CPU quota of \d+)|(?i:exceeding quota limits)|(?i:quota (?:exceeded|reached))",
+        r"\b(?:Zonal)?AllocationFailed\b|SkuNotAvailable|OverconstrainedAllocationRequest",
+        r"(?i:insufficient (?:capacity|quota))|(?i:not enough (?:quota|capacity))",
+        r"(?i:cluster (?:could not|failed to|cannot) (?:scale|resize))",
+    ),
+    _rule(
+        "node_preempted",
+        r"PreemptionError|(?i:got pre-?empted|pre-?emption warning signal)",
+        r"(?i:node (?:was )?pre-?empted)",
+        r"(?i:low[- ]priority node .*(?:pre-?empted|evicted))|(?i:spot (?:vm|instance) .*evicted)",
+    ),
+    _rule(
+        "node_failure",
+        r"(?i:unusable node|node (?:is |became |went )?(?:unhealthy|unusable))|NodeUnusable",
+        r"(?i:node health ?check failed)|(?i:node (?:was )?lost)|\bUnhealthyNode\b",
+        r"\bXid\b.*?\b(?:48|63|64|74|79|92|94|95|119|120)\b|fallen off the bus",
+        r"(?i:uncorrectable ECC error)",
+        r"\bCluster error: \w+|nvidiaConfigFail|(?i:GPU configuration failed)",
+    ),
+    _rule(
+        "job_time_limit",
+        r"DUE TO TIME LIMIT",
+        r"(?i:exceeded (?:the |its )?(?:maximum )?(?:run )?(?:duration|time ?limit))",
+        r"max_run_duration_seconds|(?i:job (?:was )?cancel+ed .*(?:time ?limit|timeout))",
+        r"\bRUN_TIMEOUT\b|JobTimeout|(?i:run (?:timed out|exceeded the timeout))",
+    ),
+    _rule(
+        "disk_full",
+        r"^(?!.*(?:/dev/shm|NCCL|\bshm\b)).*(?:No space left on device|\[Errno 28\]|ENOSPC)",
+        r"Disk quota exceeded|(?i:not enough (?:free )?disk space)|(?i:disk (?:is )?full)",
+    ),
+    _rule(
+        "azureml_system_error",
+        r"\"code\":\s*\"(?:ServiceError|SystemError)\"|\bcode=\"?(?:ServiceError|SystemError)",
+        r"System errors were found|(?i:internal server error)|InternalServerError",
+        r"ServiceInvocationException|(?i:AzureML(?:Compute)? .*system error)",
+        r"Failure in \w+ while calling service \w+|invalid volume specification",
+        r"Docker Command attempt \d+ failed with err: exit status 125",  # its own docker run
+    ),
+    _rule(
+        "unknown_failure",
+        # The job's own error says the user's program failed, without saying how.
+        r"\"code\":\s*\"UserError\"|User program failed|JobFailed|AzureMLCompute job failed",
+        r"returned non-zero exit status [1-9]|exited with (?:non-zero )?(?:status|code) [1-9]",
+        tier=FAILURE,
+    ),
+)
+
+PLATFORM = (
+    "image_pull_failed",
+    "environment_build_failed",
+    "data_access_failed",
+    "capacity_or_quota",
+    "node_preempted",
+    "node_failure",
+    "job_time_limit",
+    "azureml_system_error",
+)
+"""Causes outside the job's processes, most specific first: one of them beats what the processes
+printed (their lines are consequences)."""
+
+HINTS = (
+    "Pull", "pull", "nable", "NotFound", "istribution", "ould not", "tream", "uthoriz", "uota",
+    "SkuNot", "llocation", "nsufficient", "not enough", "mpted", "mption", "victed", "usable",
+    "nhealthy", "lost", "Xid", "fallen", "xceed", "duration", "TIME LIMIT", "TIMEOUT", "space",
+    "ENOSPC", "isk", "non-zero",
+)  # fmt: skip
+"""Words a platform rule's line holds that the doctor's own hints lack (`rror`, `ailed`,
+`xception`, `imeout` … are there already: `doctor_rules.maybe_error`)."""
