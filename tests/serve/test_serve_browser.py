@@ -14,56 +14,30 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from tests.serve.browser import CATCH_TERMINAL, chromium_path, wait_for
+from tests.serve.server import Served, serving, wizards
 
 FIRST_STEP = "What does your training script use"
 KEYS_TO_REVIEW = ["e", "Enter", "Control+n", "Control+n", "Control+n", "Control+n"]
 """The README's quick-start keys up to the review: the example, then Next through each step."""
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+REBOUND = "attacker.example"
+"""A name Chromium resolves to 127.0.0.1 here, as a rebinding attacker's DNS would."""
 
 
 @pytest.fixture
-def served(tmp_path: Path) -> Iterator[str]:
-    """`dtrain-tui serve` started from an empty folder; yields the URL it printed."""
+def served(tmp_path: Path) -> Iterator[Served]:
+    """`dtrain-tui serve` started from an empty folder."""
     folder = tmp_path / "empty"
     folder.mkdir()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "tui", "serve", "--port", str(_free_port())],
-        cwd=folder,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    said: list[str] = []
-    url: list[str] = []
-    ready = threading.Event()
-
-    def read() -> None:
-        assert server.stdout is not None
-        for line in server.stdout:
-            said.append(line)
-            if found := re.search(r"open (http://\S+)", line):
-                url.append(found.group(1))
-                ready.set()
-        ready.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    try:
-        ready.wait(60)
-        assert url, f"dtrain-tui serve printed no URL to open; it said:\n{''.join(said)}"
-        yield url[0]
-    finally:
-        server.terminate()
-        server.wait(30)
+    with serving(folder) as server:
+        yield server
 
 
 @pytest.fixture
@@ -75,7 +49,13 @@ def browser():
     with sync_playwright() as p:
         chromium = p.chromium.launch(
             executable_path=chromium_path(),
-            args=["--no-sandbox", "--disable-dev-shm-usage", "--disable-crash-reporter"],
+            args=[
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--disable-crash-reporter",
+                # A name an attacker controls, pointed at this machine: DNS rebinding.
+                f"--host-resolver-rules=MAP {REBOUND} 127.0.0.1",
+            ],
         )
         context = chromium.new_context(viewport={"width": 1400, "height": 900})
         context.add_init_script(CATCH_TERMINAL)
@@ -85,13 +65,13 @@ def browser():
             chromium.close()
 
 
-def test_the_printed_url_is_on_this_machine_only(served: str):
-    assert served.startswith("http://127.0.0.1:")
+def test_the_printed_url_is_on_this_machine_only(served: Served):
+    assert served.url.startswith("http://127.0.0.1:")
 
 
 def test_a_tab_goes_from_the_framework_step_to_the_review(served, browser, tmp_path: Path):
     tab = browser.new_page()
-    tab.goto(served)
+    tab.goto(served.url)
     wait_for(tab, lambda s: FIRST_STEP in s, "the framework step")
     tab.click("#terminal")
     for key in KEYS_TO_REVIEW:
@@ -105,7 +85,7 @@ def test_a_tab_goes_from_the_framework_step_to_the_review(served, browser, tmp_p
     assert "WORLD_SIZE 4" in review
 
     second = browser.new_page()  # the same URL, a wizard of its own, at its first step
-    second.goto(served)
+    second.goto(served.url)
     first = wait_for(second, lambda s: FIRST_STEP in s, "the second tab's framework step")
     assert "The job command" not in first
     tab.bring_to_front()
@@ -115,7 +95,7 @@ def test_a_tab_goes_from_the_framework_step_to_the_review(served, browser, tmp_p
 @pytest.mark.slow
 def test_a_job_keeps_running_when_its_tab_closes(served, browser):
     tab = browser.new_page()
-    tab.goto(served)
+    tab.goto(served.url)
     wait_for(tab, lambda s: FIRST_STEP in s, "the framework step")
     tab.click("#terminal")
     for key in [*KEYS_TO_REVIEW, "Control+n"]:
@@ -137,6 +117,81 @@ def test_a_job_keeps_running_when_its_tab_closes(served, browser):
             break
         time.sleep(1)
     assert "Completed" in line, f"the job after its tab closed: {line or listed}"
+
+
+OTHER_PAGE = """<!DOCTYPE html><html><body><script>
+  window.seen = [];
+  const ws = new WebSocket("ws://127.0.0.1:PORT/ws?width=80&height=24");
+  for (const kind of ["open", "message", "close"])
+    ws.addEventListener(kind, () => window.seen.push(kind));
+</script></body></html>"""
+"""A page on another site (here another port of this machine) that tries for a wizard."""
+
+
+@contextmanager
+def other_site(serve_port: int) -> Iterator[str]:
+    """OTHER_PAGE served from another loopback port; yields its URL."""
+    page = OTHER_PAGE.replace("PORT", str(serve_port)).encode()
+
+    class Page(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args) -> None:
+            pass
+
+    site = ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{site.server_address[1]}/"
+    finally:
+        site.shutdown()
+        site.server_close()
+
+
+def test_a_page_from_another_site_gets_no_wizard_and_the_served_page_does(served, browser):
+    with other_site(served.port) as elsewhere:
+        tab = browser.new_page()
+        tab.goto(elsewhere)
+        tab.wait_for_function("window.seen.length > 0", timeout=60_000)
+        tab.wait_for_timeout(500)  # time for an "open" and a "message" to follow, if they would
+        assert tab.evaluate("window.seen") == ["close"]  # never opened, nothing drawn
+        site = elsewhere.rstrip("/")
+    assert f"refused a websocket from {site}" in served.output()
+    assert wizards(served.process) == []
+
+    own = browser.new_page()
+    own.goto(served.url)
+    wait_for(own, lambda s: FIRST_STEP in s, "the served page's own wizard")
+
+
+def test_a_page_under_a_rebound_name_is_refused(served, browser):
+    tab = browser.new_page()
+    answer = tab.goto(f"http://{REBOUND}:{served.port}/")
+    assert answer is not None and answer.status == 403
+    said = tab.inner_text("body")
+    assert f"not to '{REBOUND}:{served.port}'" in said
+    assert "--allow-host NAME" in said
+    assert wizards(served.process) == []
+
+
+def test_a_tab_beyond_max_tabs_says_why(tmp_path: Path, browser):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    with serving(folder, "--max-tabs", "1") as served:
+        first = browser.new_page()
+        first.goto(served.url)
+        wait_for(first, lambda s: FIRST_STEP in s, "the first tab's wizard")
+        second = browser.new_page()
+        second.goto(served.url)
+        second.wait_for_selector(".closed-dialog .message", state="visible", timeout=60_000)
+        assert second.inner_text(".closed-dialog .message") == (
+            "1 wizard is open, the most serve allows (--max-tabs): close one, then Restart"
+        )
+        assert len(wizards(served.process)) == 1
 
 
 def test_a_port_in_use_is_one_line_and_no_url():

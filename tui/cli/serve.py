@@ -7,18 +7,20 @@ starts its local jobs detached from itself: they keep running, as the question's
 have them, and `dtrain-tui jobs`, `dtrain-tui logs NAME` or a new tab finds them.
 
 The server has no sign-in. Whoever reaches the page drives the wizard as the user who started
-it, so it listens on the loopback address unless `--public` says otherwise.
+it, so it listens on the loopback address unless `--public` says otherwise, and what else keeps
+other pages and other names out (origin, Host, a cap on tabs, terminal size, stopping a gone
+tab's wizard) is in `serve_guard.py` (the rules) and `serve_server.py` (where they apply).
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
-import shlex
 import socket
 import sys
 
 from tui.cli.inputs import CliError
+from tui.cli.serve_guard import DEFAULT_MAX_TABS, STOP_GRACE_S, allowed_hosts, host_name
 
 LOOPBACK_NAMES = ("localhost",)
 
@@ -30,21 +32,8 @@ EXPOSES = (
 """What a non-local `--host` hands out, said before it is allowed and again when it starts."""
 
 
-SERVED_APP = "from tui.cli.serve import served_app; served_app()"
-"""What textual-serve runs for each tab."""
-
-
-def served_app() -> None:
-    """One tab's wizard: the usual app, its local jobs not tied to its process (a closed tab
-    would otherwise cancel them, as a killed terminal app does)."""
-    from functools import partial
-
-    from tui.app import DtrainApp, default_backends
-
-    backends = default_backends()
-    if "local" in backends:
-        backends["local"] = partial(backends["local"], detach=True)
-    DtrainApp(backends=backends).run()
+SERVED_APP = "from tui.cli.served_app import served_app; served_app()"
+"""What the server runs for each tab."""
 
 
 def add_parser(sub) -> None:
@@ -64,6 +53,23 @@ def add_parser(sub) -> None:
         "--public",
         action="store_true",
         help=f"allow a --host other than loopback; {EXPOSES}",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name the page may be opened by besides localhost and IP addresses (the --host "
+        "name and, with --public on every address, this machine's are already allowed); other "
+        "names are refused so a web page cannot rename itself onto this server (DNS rebinding); "
+        "repeat for several",
+    )
+    p.add_argument(
+        "--max-tabs",
+        type=int,
+        default=DEFAULT_MAX_TABS,
+        metavar="N",
+        help=f"wizards served at once (default {DEFAULT_MAX_TABS}); a tab beyond them is told why",
     )
 
 
@@ -92,41 +98,47 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"--host {args.host} listens beyond this machine: {EXPOSES}. Add --public if that "
             "is what you want, or keep the default 127.0.0.1 and reach it through an SSH tunnel"
         )
+    if args.max_tabs < 1:
+        raise CliError(f"--max-tabs {args.max_tabs}: serve at least 1 tab")
+    for name in args.allow_host:
+        if not name.strip() or any(c in name for c in "/ :@[]"):
+            raise CliError(
+                f"--allow-host {name!r}: give a host name alone, with no port or path "
+                "(IP addresses need no --allow-host)"
+            )
     try:
-        from textual_serve.server import Server
+        from tui.cli.serve_server import WizardServer
     except ImportError:
         raise CliError("serve needs textual-serve: `pip install 'dtrain-tui[serve]'`") from None
 
-    class WizardServer(Server):
-        """textual-serve's server, with its page's URLs taken from the request.
+    shown = args.host
+    names = list(args.allow_host)
+    if not local and host_name(args.host) in ("0.0.0.0", "::"):  # every address: name the machine
+        shown = socket.gethostname()
+        names.append(shown)
 
-        textual-serve writes the websocket's address into the page from `host:port`, which
-        for 0.0.0.0 is no address a browser elsewhere can reach; the Host header the browser
-        sent is (textual-serve issue #42)."""
+    def announce() -> None:
+        if not local:
+            print(f"dtrain-tui serve: listening on {args.host}: {EXPOSES}", flush=True)
+        print(
+            f"dtrain-tui serve: open {url_for(shown, args.port)} (each tab is its own wizard, "
+            f"{args.max_tabs} at most; Ctrl+C stops the server; jobs already started keep "
+            "running)",
+            flush=True,
+        )
 
-        async def handle_index(self, request):
-            # The base handler reads `public_url` without awaiting first, so setting it here is
-            # not seen by another request.
-            self.public_url = f"{request.scheme}://{request.host}"
-            return await super().handle_index(request)
-
-        async def on_startup(self, app) -> None:
-            host = args.host
-            if not local:
-                print(f"dtrain-tui serve: listening on {host}: {EXPOSES}", flush=True)
-                if host.strip("[]") in ("0.0.0.0", "::"):  # every address: name the machine
-                    host = socket.gethostname()
-            url = url_for(host, args.port)
-            print(
-                f"dtrain-tui serve: open {url} (each tab is its own wizard; Ctrl+C stops the "
-                "server; jobs already started keep running)",
-                flush=True,
-            )
-
-    command = shlex.join([sys.executable, "-c", SERVED_APP])
-    server = WizardServer(command, host=args.host, port=args.port, title="dtrain-tui")
+    server = WizardServer(
+        [sys.executable, "-c", SERVED_APP],
+        host=args.host,
+        port=args.port,
+        hosts=allowed_hosts(args.host, names),
+        max_tabs=args.max_tabs,
+        grace=STOP_GRACE_S,
+        announce=announce,
+        say=lambda line: print(f"dtrain-tui serve: {line}", flush=True),
+    )
     try:
-        _try_bind(args.host, args.port)  # before the URL is printed (aiohttp binds after that)
+        _try_bind(args.host, args.port)  # a taken port: one line, before anything starts
         server.serve()
     except OSError as err:  # the port is taken, or the address is not this machine's
         raise CliError(
