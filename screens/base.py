@@ -41,6 +41,8 @@ class WizardHost(Protocol):
     `tui.app.DtrainApp.on_ready`, which then builds it and syncs the screen shown)."""
     framework: str
     """`spec.framework`, read without building the spec."""
+    counts_answered: bool
+    """The user typed nodes or GPUs per node (this machine keeps them)."""
 
     def current_plan(self, target: str | None = None) -> LaunchPlan: ...
     def next_step(self, current: int) -> None: ...

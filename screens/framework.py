@@ -65,11 +65,13 @@ class FrameworkStep(WizardStep):
             return
         key = pressed.removeprefix("fw-")
         if key and key != self.app.spec.framework:
+            from tui.core.presets import follow_example
             from tui.core.spec import switch_framework
             from tui.frameworks import registry
 
             before = self.app.spec
-            spec = switch_framework(before, key)
+            # an example the app chose is not the user's answer: it follows the framework
+            spec = follow_example(before, switch_framework(before, key))
             if self.app.review_target == "local":
                 from tui.core.presets import for_this_machine
 
@@ -90,8 +92,15 @@ class FrameworkStep(WizardStep):
             from tui.core.presets import for_this_machine, samples_dir
 
             before = self.app.spec
-            spec = for_this_machine(before)
+            # nodes × GPUs the user typed stay; a cluster's shape becomes a 2 × 2 rehearsal
+            spec = for_this_machine(before, counts=not self.app.counts_answered)
             self.replace(spec)
+            was, now = (before.nodes, before.gpus_per_node), (spec.nodes, spec.gpus_per_node)
+            if was != now:
+                self.notify(
+                    f"Nodes × GPUs per node: {now[0]} × {now[1]} here (was {was[0]} × {was[1]}); "
+                    "the Resources step changes it"
+                )
             if (spec.code, spec.script) != (before.code, before.script):
                 from tui.frameworks import registry
 
@@ -120,6 +129,7 @@ class FrameworkStep(WizardStep):
             if choice is None:
                 return
             preset, here = choice
+            self.app.counts_answered = False  # the example's counts, not the user's
             self.app.review_target = "local" if here else "azureml"
             self.replace(for_this_machine(preset.spec) if here else preset.spec)
             self.sync()
@@ -180,7 +190,12 @@ def switch_notes(old: JobSpec, new: JobSpec) -> list[str]:
             label = "GPUs per node" if field == "gpus_per_node" else "Nodes"
             notes.append(f"{label} is now {getattr(new, field)} (was {getattr(old, field)})")
     if (new.code, new.script) != (old.code, old.script) and new.script != old.script:
-        notes.append(
-            f"Script is now {now.title}'s example {new.script}: {old.script} is not on this machine"
+        from tui.core.presets import runs_example
+
+        why = (
+            f"{was.title}'s example goes with {was.title}"
+            if runs_example(old)
+            else f"{old.script} is not on this machine"
         )
+        notes.append(f"Script is now {now.title}'s example {new.script}: {why}")
     return notes

@@ -29,7 +29,17 @@ from screens.job_keys import JobKeys
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
 from screens.job_network import JobNetwork
 from screens.job_ranks import JobRanks
-from screens.job_status import STATE_COLOR, clock, elapsed, job_line, log_line, path_line
+from screens.job_status import (
+    STATE_COLOR,
+    clock,
+    elapsed,
+    empty_log_note,
+    job_line,
+    known_empty,
+    launcher_log,
+    log_line,
+    path_line,
+)
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, rank_logs
@@ -232,7 +242,9 @@ class JobScreen(JobKeys):
                 text += f" · its log: {escape(self._label(failed))} (l)"
         elif status.state is JobState.FAILED:
             target = failed or self.log_name
-            if target is not None:
+            if target is not None and self._empty(target):
+                text += self._show_launcher(target)
+            elif target is not None:
                 if target != self.log_name:
                     self.open_log(target)
                 text += f" · showing {escape(self._label(target))}, at its first error"
@@ -241,6 +253,18 @@ class JobScreen(JobKeys):
         outcome = self.query_one("#job-outcome", Static)
         outcome.update(text)
         outcome.add_class("-shown")
+
+    def _empty(self, name: str) -> bool:
+        """Whether log `name` is known to hold nothing: a file here, or as the strip saw it."""
+        rank = next((r.rank for r in self._rank_logs() if r.name == name), -1)
+        return known_empty(self.sources.get(name), self.ranks.watch.ranks.get(rank))
+
+    def _show_launcher(self, empty: str) -> str:
+        """The failed rank's log is empty: open the launcher's log, which says how the rank
+        ended (followed: its last lines), or say where the evidence is."""
+        if (launcher := launcher_log(self.sources)) is not None:
+            self.open_log(launcher)
+        return empty_log_note(self._label(empty), launcher)
 
     def show_status(self) -> None:
         """Redraw the status lines from the job status, the follower and the view."""

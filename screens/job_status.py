@@ -10,6 +10,7 @@ every change.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +34,38 @@ STATE_COLOR = {
     JobState.UNKNOWN: "$text-muted",
 }
 """The colour of each state's word (theme variables)."""
+
+
+LAUNCHER_LOGS = ("system_logs/launcher", "system_logs/lifecycler")
+"""Where a launcher says how each process ended (here: the supervisor's log; Azure ML: the
+lifecycler's): shown when the failed rank's own log is empty."""
+
+
+def launcher_log(names: Iterable[str]) -> str | None:
+    """The launcher's log among a job's logs, if it has one."""
+    return next((n for n in names if n.startswith(LAUNCHER_LOGS)), None)
+
+
+def known_empty(source: object, seen: object) -> bool:
+    """Whether a log is known to hold nothing (a rank killed before it printed, by SIGKILL or
+    the OOM killer): a file here is asked; a remote one, the size the rank strip last saw
+    (`seen`, its `RankState`, or None)."""
+    path = getattr(source, "path", None)
+    if isinstance(path, Path):
+        try:
+            return path.stat().st_size == 0
+        except OSError:
+            return False
+    return getattr(seen, "size", None) == 0
+
+
+def empty_log_note(rank: str, launcher: str | None) -> str:
+    """The outcome line's words when the failed rank's log is empty (killed before it printed:
+    SIGKILL, the OOM killer): where the evidence is instead of "at its first error"."""
+    said = f" · {escape(rank)}'s log is empty (it printed nothing before it ended)"
+    if launcher is None:
+        return said + "; the evidence is the exit above and the job's system logs"
+    return said + f"; showing {escape(launcher)}, where the launcher says how it ended"
 
 
 def elapsed(status: JobStatus, first_data_at: datetime | None = None) -> float | None:

@@ -92,7 +92,10 @@ class ResourcesStep(WizardStep):
         if not event.value.strip():
             self.show_error(f"{field}: enter a number", field)  # labelled by show_error
             return
+        typed = event.value.strip() != str(getattr(self.app.spec, field))  # not a sync
         if self.apply(**{field: event.value}):
+            if typed and field in ("nodes", "gpus_per_node"):
+                self.app.counts_answered = True
             self._show_plan(self.app.spec)
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:

@@ -3,6 +3,7 @@ to use (with a form when none is configured), and the install offer for what is 
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -22,15 +23,16 @@ from widgets.key_footer import KeyFooter
 class SubmitScreen(Dialog):
     """Where to run: this machine (no account) or Azure ML; `default` is chosen first.
 
-    Submit has the focus, so Enter does what it says; Tab reaches the choice. Azure ML greyed
-    out says why beside it.
+    Submit has the focus, so Enter does what it says, unless the pre-flight stops a run here:
+    then the focus starts on what can work (install, settle, the choice). Tab follows the
+    layout. Azure ML greyed out says why beside it.
 
     Choosing Azure ML runs `azure_check` in a thread worker: its lines (the workspace found, the
     sign-in, the cluster and quota check) appear as they come; an exception's one line says
     what to fix (how to configure a workspace, `az login`, a missing cluster).
     """
 
-    AUTO_FOCUS = "#ok"
+    AUTO_FOCUS = "#ok"  # in sight on a short terminal; then `_focus_start` moves the focus
 
     def __init__(
         self,
@@ -43,8 +45,14 @@ class SubmitScreen(Dialog):
         local_findings: Sequence[Finding] = (),
         azure: Callable[[], Any] | None = None,
         recheck: Callable[[], Sequence[Finding]] | None = None,
+        settle: Callable[[str], Sequence[Finding]] | None = None,
     ) -> None:
         super().__init__()
+        self.choices = next((f.choices for f in local_findings if f.choices), ())
+        """What the user can answer here to a problem only they can settle (a config file in
+        the way: use mine, replace it, another name), as buttons."""
+        self.settle = settle
+        """Applies an answer and runs the pre-flight again (default: on the app's spec)."""
         self.installs = [f for f in local_findings if f.blocking and f.install]
         """Missing packages pip can install here: offered (`InstallOffer`), never run unasked."""
         self.recheck = recheck
@@ -68,6 +76,18 @@ class SubmitScreen(Dialog):
             )
         self.local_note, self.azure_note, self.azure_ready = local_note, azure_note, azure_ready
         self.default = default if azure_ready else "local"
+        self._start = "#ok"
+        """Where the focus starts."""
+        if self.default == "local" and self.local_blocked:
+            # Focus starts on what can work (Submit cannot): install, settle, or choose where;
+            # Tab then follows the layout down to Submit and Cancel.
+            self._start = (
+                "#install"
+                if self.installs
+                else f"#settle-{self.choices[0][0]}"
+                if self.choices
+                else "#where"
+            )
         self.azure_check = azure_check
         self.create_compute = create_compute
         """Offers to create a missing cluster (name, then called back with True once made)."""
@@ -75,6 +95,8 @@ class SubmitScreen(Dialog):
         self._lead: list[str] = []
         """Lines said before the check's own (why the form is not there)."""
         self._missing: str | None = None
+        self._listing_error: str | None = None
+        """Why the workspaces could not be listed (not signed in…): Submit says it again."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -100,6 +122,10 @@ class SubmitScreen(Dialog):
                 )
                 offer.display = local
                 yield offer
+            if self.choices:
+                with Horizontal(id="settle"):
+                    for answer, label in self.choices:
+                        yield Button(label, id=f"settle-{answer}", compact=True)
             form = WorkspaceForm(id="workspace-form")
             form.display = False
             yield form
@@ -117,6 +143,13 @@ class SubmitScreen(Dialog):
     def on_mount(self) -> None:
         if self.default != "local":
             self.on_radio_set_changed(None)
+        self.call_after_refresh(self._focus_start)
+
+    def _focus_start(self) -> None:
+        # Scrolled to Submit (AUTO_FOCUS), so Submit and Cancel stay in sight on a short
+        # terminal, and the focus on what can work.
+        if self._start != "#ok":
+            self.query_one(self._start).focus(scroll_visible=False)
 
     def on_radio_set_changed(self, event: RadioSet.Changed | None) -> None:
         local = self.query_one("#to-local", RadioButton).value
@@ -124,6 +157,8 @@ class SubmitScreen(Dialog):
         self.query_one("#azure-check", Static).display = not local
         for offer in self.query(InstallOffer):
             offer.display = local
+        for row in self.query("#settle"):
+            row.display = local
         form = self.query_one(WorkspaceForm)
         form.display = not local and form.choices is not None
         if not local and self.azure is not None and not self._checked:
@@ -148,9 +183,19 @@ class SubmitScreen(Dialog):
                 self._lead = [f"warning: {err}; checking the workspace found instead"]
                 self.app.call_from_thread(self._check_azure)  # no form to offer, the old way
             else:
-                self.app.call_from_thread(self._show_check, [], str(err))
+                self.app.call_from_thread(self._listing_failed, str(err))
         else:
             self.app.call_from_thread(self._show_workspaces, found, choices)
+
+    def _listing_failed(self, error: str) -> None:
+        """No workspaces to choose from: say why and what to do, and keep it for Submit."""
+        if "az login" in error and shutil.which("az") is None:
+            error += (
+                "; the Azure CLI (`az`) is not installed here: install it "
+                "(https://aka.ms/installazurecli), or use the service principal variables"
+            )
+        self._listing_error = error
+        self._show_check([], error)
 
     def _show_workspaces(self, found: Any, choices: Any) -> None:
         if not self.is_mounted:
@@ -220,6 +265,9 @@ class SubmitScreen(Dialog):
         if event.button.id == "create-compute" and self._missing and self.create_compute:
             self.create_compute(self._missing, self._after_create)
             return
+        if (event.button.id or "").startswith("settle-"):
+            self._settle(event.button.id.removeprefix("settle-"))
+            return
         if event.button.id != "ok":
             self.dismiss(None)
             return
@@ -235,7 +283,15 @@ class SubmitScreen(Dialog):
             self.notify(f"Choose the workspace first ({wrong})", severity="error")
             return
         if kind == "azureml" and self.azure is not None and self.workspace is None:
-            self.notify("Still listing your workspaces…", severity="warning")
+            if self._listing_error is None:
+                self.notify("Still listing your workspaces…", severity="warning")
+                return
+            # Said again (the user may have missed it), and asked again: a sign-in done in
+            # another terminal meanwhile counts.
+            self.notify(f"Cannot submit to Azure ML yet: {self._listing_error}", severity="error")
+            self._listing_error = None
+            self.query_one("#azure-check", Static).update("Signing in to list your workspaces…")
+            self._list_workspaces()
             return
         self.dismiss(kind)
 
@@ -255,6 +311,32 @@ class SubmitScreen(Dialog):
         if self.local_blocked:
             still = "; ".join(f.problem for f in findings if f.blocking)
             self.notify(f"Installed, but the run is still stopped: {still}", severity="error")
+            return
+        self.dismiss("local")
+
+    def _settle(self, answer: str) -> None:
+        """The user's answer to what only they can settle: apply it, check again, and run
+        here when nothing is left in the way."""
+        from tui.core.plan_types import ConfigFileProblem
+
+        try:
+            if self.settle is not None:
+                findings = list(self.settle(answer))
+            else:
+                from tui.core.preflight import check_local, settle_config
+
+                app: Any = self.app
+                app.spec = settle_config(app.current_plan("local"), answer)
+                findings = check_local(app.current_plan("local"))
+        except (ConfigFileProblem, OSError, ValueError) as err:  # one line, never a traceback
+            from tui.core.spec import friendly
+
+            self.notify(friendly(err), severity="error", timeout=10)
+            return
+        self.local_blocked = any(f.blocking for f in findings)
+        if self.local_blocked:
+            still = "; ".join(f.problem for f in findings if f.blocking)
+            self.notify(f"The run is still stopped: {still}", severity="error")
             return
         self.dismiss("local")
 

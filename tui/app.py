@@ -90,6 +90,9 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         self.backends = backends if backends is not None else default_backends()
         self.export_path = export_path
         self._plan_cache: tuple[JobSpec, str, LaunchPlan] | None = None
+        self.counts_answered = False
+        """The user typed nodes or GPUs per node (Resources): "this machine" keeps them rather
+        than making the job 2 × 2; a preset's or an example's counts are not an answer."""
         self.submitted: list[tuple[Any, JobHandle]] = []
         """(backend, handle) of every job this app submitted; quitting asks about running ones."""
 
@@ -181,6 +184,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
     def use_spec(self, spec: JobSpec, review: bool = True) -> None:
         """Adopt `spec` (a preset) and show it at Review, keeping the step screens beneath."""
         self.spec = spec
+        self.counts_answered = False
         if _is_step(self.screen):
             self.screen.sync()
         if review:

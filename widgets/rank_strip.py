@@ -160,6 +160,8 @@ class RankStrip(Static, can_focus=True):
             parts.append(_size(s.size))
         if s.silent_for is not None:
             parts.append(f"grew {s.silent_for:.0f} s ago")
+        elif s.size == 0:
+            parts.append("nothing printed yet")
         value = self.progress.get(s.rank) or s.progress
         if value:
             parts.append(escape(str(value)))

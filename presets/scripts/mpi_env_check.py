@@ -3,15 +3,16 @@
 Under `distribution: mpi` Azure ML starts `mpirun` itself; Open MPI gives every process
 OMPI_COMM_WORLD_RANK / _SIZE / _LOCAL_RANK / _LOCAL_SIZE, and Azure ML adds AZ_BATCH_MASTER_NODE
 (`address:port` of node 0). Horovod and DeepSpeed map these to RANK, WORLD_SIZE, MASTER_ADDR and
-MASTER_PORT. This script prints the environment it received as one JSON line (`DTRAIN_ENV {...}`),
-prints that mapping, then proves it works: rank 0 listens on AZ_BATCH_MASTER_NODE and every
-other rank connects and reports its rank, as torch's TCP store would. Exits 1 when it does not.
+MASTER_PORT. This script prints the distributed variables it received as one line (`DTRAIN_ENV
+NAME=value ...`), prints that mapping, then proves it works: rank 0 listens on AZ_BATCH_MASTER_NODE
+and every other rank connects and reports its rank, as torch's TCP store would. Exits 1 when it
+does not.
 """
 
 import argparse
-import json
 import os
 import re
+import shlex
 import socket
 import sys
 import time
@@ -21,10 +22,29 @@ _SECRET = re.compile(
     re.IGNORECASE,
 )  # names that look like secrets are not printed
 
+_DISTRIBUTED = re.compile(
+    r"(RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|NODE_RANK|GROUP_RANK|GROUP_WORLD_SIZE"
+    r"|ROLE_NAME|ROLE_RANK|ROLE_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|TF_CONFIG|OMP_NUM_THREADS"
+    r"|CUDA_VISIBLE_DEVICES|(AZ_BATCH|OMPI_COMM_WORLD|TORCHELASTIC|NCCL|ACCELERATE)_\w+)\Z"
+)  # where this process sits in the job: what Azure ML and the launcher set, not the host's
+
+
+def env_line() -> str:
+    """`DTRAIN_ENV NAME=value ...`: the distributed-training variables this process has, or
+    every variable with DTRAIN_ENV_DUMP=all (dtrain-tui's tests), never a name that looks
+    secret. Names and quoted text, not numbers: a log reader takes no metric from it."""
+    every = os.environ.get("DTRAIN_ENV_DUMP") == "all"
+    env = sorted(
+        (k, v)
+        for k, v in os.environ.items()
+        if (every or _DISTRIBUTED.match(k)) and not _SECRET.search(k)
+    )
+    pairs = (f"{k}={shlex.quote(' '.join(v.splitlines()))}" for k, v in env)  # one line
+    return " ".join(["DTRAIN_ENV", *pairs])
+
 
 def dump_env() -> None:
-    env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
-    print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+    print(env_line(), flush=True)
 
 
 def gather(addr: str, port: int, world: int, deadline: float) -> set[int]:

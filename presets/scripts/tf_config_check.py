@@ -1,17 +1,18 @@
 """Checks TF_CONFIG the way tf.distribute reads it, without TensorFlow (stdlib only).
 
-Azure ML's tensorflow distribution sets TF_CONFIG on every node: the whole cluster
-(`{"worker": [...], "ps": [...]}`) and which task this node is. This script prints the
-environment it received as one JSON line (`DTRAIN_ENV {...}`), then proves the cluster is
-consistent the way a real TensorFlow server would need it: it listens on its own address from
-the cluster, connects to every other task at theirs, and checks each answers with the role and
-index TF_CONFIG says it has. It exits 1 with a readable message if anything does not match.
+Azure ML's tensorflow distribution sets TF_CONFIG on every node: the whole cluster (`{"worker":
+[...], "ps": [...]}`) and which task this node is. This script prints the distributed variables it
+received as one line (`DTRAIN_ENV NAME=value ...`), then proves the cluster is consistent the way a
+real TensorFlow server would need it: it listens on its own address from the cluster, connects to
+every other task at theirs, and checks each answers with the role and index TF_CONFIG says it has.
+It exits 1 with a readable message if anything does not match.
 """
 
 import argparse
 import json
 import os
 import re
+import shlex
 import socket
 import sys
 import threading
@@ -22,10 +23,29 @@ _SECRET = re.compile(
     re.IGNORECASE,
 )  # names that look like secrets are not printed
 
+_DISTRIBUTED = re.compile(
+    r"(RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|NODE_RANK|GROUP_RANK|GROUP_WORLD_SIZE"
+    r"|ROLE_NAME|ROLE_RANK|ROLE_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|TF_CONFIG|OMP_NUM_THREADS"
+    r"|CUDA_VISIBLE_DEVICES|(AZ_BATCH|OMPI_COMM_WORLD|TORCHELASTIC|NCCL|ACCELERATE)_\w+)\Z"
+)  # where this process sits in the job: what Azure ML and the launcher set, not the host's
+
+
+def env_line() -> str:
+    """`DTRAIN_ENV NAME=value ...`: the distributed-training variables this process has, or
+    every variable with DTRAIN_ENV_DUMP=all (dtrain-tui's tests), never a name that looks
+    secret. Names and quoted text, not numbers: a log reader takes no metric from it."""
+    every = os.environ.get("DTRAIN_ENV_DUMP") == "all"
+    env = sorted(
+        (k, v)
+        for k, v in os.environ.items()
+        if (every or _DISTRIBUTED.match(k)) and not _SECRET.search(k)
+    )
+    pairs = (f"{k}={shlex.quote(' '.join(v.splitlines()))}" for k, v in env)  # one line
+    return " ".join(["DTRAIN_ENV", *pairs])
+
 
 def dump_env() -> None:
-    env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
-    print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+    print(env_line(), flush=True)
 
 
 def split_address(address: str) -> tuple[str, int]:

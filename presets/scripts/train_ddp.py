@@ -5,15 +5,15 @@ It follows the practices of the Azure ML distributed-training guide:
   MASTER_PORT come from Azure ML (per-process launch) or torchrun (per-node launch);
 - a `DistributedSampler`, with `set_epoch()` so every epoch shuffles differently;
 - logging and checkpointing on rank 0 only.
-First it prints the environment it received as one JSON line (`DTRAIN_ENV {...}`), so a
+First it prints the distributed variables it received as one line (`DTRAIN_ENV RANK=0 ...`), so a
 rehearsal on this machine can be checked against the plan dtrain-tui showed.
 """
 
 import argparse
 import datetime
-import json
 import os
 import re
+import shlex
 import sys
 
 import torch
@@ -26,10 +26,29 @@ _SECRET = re.compile(
     re.IGNORECASE,
 )  # names that look like secrets are not printed
 
+_DISTRIBUTED = re.compile(
+    r"(RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|NODE_RANK|GROUP_RANK|GROUP_WORLD_SIZE"
+    r"|ROLE_NAME|ROLE_RANK|ROLE_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|TF_CONFIG|OMP_NUM_THREADS"
+    r"|CUDA_VISIBLE_DEVICES|(AZ_BATCH|OMPI_COMM_WORLD|TORCHELASTIC|NCCL|ACCELERATE)_\w+)\Z"
+)  # where this process sits in the job: what Azure ML and the launcher set, not the host's
+
+
+def env_line() -> str:
+    """`DTRAIN_ENV NAME=value ...`: the distributed-training variables this process has, or
+    every variable with DTRAIN_ENV_DUMP=all (dtrain-tui's tests), never a name that looks
+    secret. Names and quoted text, not numbers: a log reader takes no metric from it."""
+    every = os.environ.get("DTRAIN_ENV_DUMP") == "all"
+    env = sorted(
+        (k, v)
+        for k, v in os.environ.items()
+        if (every or _DISTRIBUTED.match(k)) and not _SECRET.search(k)
+    )
+    pairs = (f"{k}={shlex.quote(' '.join(v.splitlines()))}" for k, v in env)  # one line
+    return " ".join(["DTRAIN_ENV", *pairs])
+
 
 def dump_env() -> None:
-    env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
-    print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+    print(env_line(), flush=True)
 
 
 def main() -> None:

@@ -6,14 +6,14 @@ sets RANK, LOCAL_RANK and WORLD_SIZE, and the Trainer reads them. The model come
 in code, so the job needs no model download (HF_HUB_OFFLINE=1 in the job's env makes sure).
 
 Rank 0 prints the Trainer's log dicts (`{'loss': …}`). When training begins each rank prints the
-environment it has as one JSON line (`DTRAIN_ENV {...}`), so a rehearsal can compare it with
-dtrain-tui's plan.
+distributed variables it has as one line (`DTRAIN_ENV RANK=0 ...`), so a rehearsal can compare it
+with dtrain-tui's plan.
 """
 
 import argparse
-import json
 import os
 import re
+import shlex
 import sys
 
 import torch
@@ -30,13 +30,32 @@ _SECRET = re.compile(
     re.IGNORECASE,
 )  # names that look like secrets are not printed
 
+_DISTRIBUTED = re.compile(
+    r"(RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|NODE_RANK|GROUP_RANK|GROUP_WORLD_SIZE"
+    r"|ROLE_NAME|ROLE_RANK|ROLE_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|TF_CONFIG|OMP_NUM_THREADS"
+    r"|CUDA_VISIBLE_DEVICES|(AZ_BATCH|OMPI_COMM_WORLD|TORCHELASTIC|NCCL|ACCELERATE)_\w+)\Z"
+)  # where this process sits in the job: what Azure ML and the launcher set, not the host's
+
+
+def env_line() -> str:
+    """`DTRAIN_ENV NAME=value ...`: the distributed-training variables this process has, or
+    every variable with DTRAIN_ENV_DUMP=all (dtrain-tui's tests), never a name that looks
+    secret. Names and quoted text, not numbers: a log reader takes no metric from it."""
+    every = os.environ.get("DTRAIN_ENV_DUMP") == "all"
+    env = sorted(
+        (k, v)
+        for k, v in os.environ.items()
+        if (every or _DISTRIBUTED.match(k)) and not _SECRET.search(k)
+    )
+    pairs = (f"{k}={shlex.quote(' '.join(v.splitlines()))}" for k, v in env)  # one line
+    return " ".join(["DTRAIN_ENV", *pairs])
+
 
 class DumpEnv(TrainerCallback):
     """Prints this process's environment once the Trainer has set up distributed training."""
 
     def on_train_begin(self, args, state, control, **kwargs):
-        env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
-        print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+        print(env_line(), flush=True)
         if state.is_world_process_zero:
             print(f"world size {args.world_size}, {args.parallel_mode.value}", flush=True)
 

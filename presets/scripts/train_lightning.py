@@ -10,15 +10,16 @@ The multi-node pitfall: a `num_nodes` that disagrees with the cluster (a hard-co
 have: node 0 trains alone, node 1's ranks fail (or, if node 0 has already finished, wait for it
 until the timeout); the rehearsal shows the error the cluster would give.
 
-Rank 0 prints `epoch E loss L`. Once the process group is up, each rank prints the environment
-it has as one JSON line (`DTRAIN_ENV {...}`), so a rehearsal can compare it with dtrain-tui's plan.
+Rank 0 prints `epoch E loss L`. Once the process group is up, each rank prints the distributed
+variables it has as one line (`DTRAIN_ENV RANK=0 ...`), so a rehearsal can compare it with
+dtrain-tui's plan.
 """
 
 import argparse
 import datetime
-import json
 import os
 import re
+import shlex
 import sys
 
 import lightning as L
@@ -30,6 +31,26 @@ _SECRET = re.compile(
     r"SECRET|TOKEN|PASSW(OR)?D|(^|_)PASS($|_)|KEY|CREDENTIAL|(^|_)SAS|CONN(ECTION)?_?STR|(^|_)AUTH($|_)|PRIVATE",
     re.IGNORECASE,
 )  # names that look like secrets are not printed
+
+_DISTRIBUTED = re.compile(
+    r"(RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|NODE_RANK|GROUP_RANK|GROUP_WORLD_SIZE"
+    r"|ROLE_NAME|ROLE_RANK|ROLE_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|TF_CONFIG|OMP_NUM_THREADS"
+    r"|CUDA_VISIBLE_DEVICES|(AZ_BATCH|OMPI_COMM_WORLD|TORCHELASTIC|NCCL|ACCELERATE)_\w+)\Z"
+)  # where this process sits in the job: what Azure ML and the launcher set, not the host's
+
+
+def env_line() -> str:
+    """`DTRAIN_ENV NAME=value ...`: the distributed-training variables this process has, or
+    every variable with DTRAIN_ENV_DUMP=all (dtrain-tui's tests), never a name that looks
+    secret. Names and quoted text, not numbers: a log reader takes no metric from it."""
+    every = os.environ.get("DTRAIN_ENV_DUMP") == "all"
+    env = sorted(
+        (k, v)
+        for k, v in os.environ.items()
+        if (every or _DISTRIBUTED.match(k)) and not _SECRET.search(k)
+    )
+    pairs = (f"{k}={shlex.quote(' '.join(v.splitlines()))}" for k, v in env)  # one line
+    return " ".join(["DTRAIN_ENV", *pairs])
 
 
 class Regression(L.LightningModule):
@@ -44,8 +65,7 @@ class Regression(L.LightningModule):
 
     def on_fit_start(self) -> None:
         # The process group exists now: everything Lightning set in this process is in os.environ.
-        env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
-        print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+        print(env_line(), flush=True)
         if self.global_rank == 0:
             print(f"world size {self.trainer.world_size}, strategy ddp", flush=True)
 

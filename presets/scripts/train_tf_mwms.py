@@ -7,14 +7,16 @@ custom training loop, as in TensorFlow's multi-worker guide; Keras 3's `fit` doe
 strategy). Worker 0 is the chief: it alone prints the loss and keeps the saved model (the others
 save to a scratch folder, as the guide asks, since saving is a collective).
 
-The chief prints `epoch E loss L`. Once the strategy is up each task prints the environment it
-has as one JSON line (`DTRAIN_ENV {...}`), so a rehearsal can compare it with dtrain-tui's plan.
+The chief prints `epoch E loss L`. Once the strategy is up each task prints the distributed
+variables it has as one line (`DTRAIN_ENV TF_CONFIG=...`), so a rehearsal can compare it with
+dtrain-tui's plan.
 """
 
 import argparse
 import json
 import os
 import re
+import shlex
 import sys
 
 import tensorflow as tf
@@ -23,6 +25,26 @@ _SECRET = re.compile(
     r"SECRET|TOKEN|PASSW(OR)?D|(^|_)PASS($|_)|KEY|CREDENTIAL|(^|_)SAS|CONN(ECTION)?_?STR|(^|_)AUTH($|_)|PRIVATE",
     re.IGNORECASE,
 )  # names that look like secrets are not printed
+
+_DISTRIBUTED = re.compile(
+    r"(RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|NODE_RANK|GROUP_RANK|GROUP_WORLD_SIZE"
+    r"|ROLE_NAME|ROLE_RANK|ROLE_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|TF_CONFIG|OMP_NUM_THREADS"
+    r"|CUDA_VISIBLE_DEVICES|(AZ_BATCH|OMPI_COMM_WORLD|TORCHELASTIC|NCCL|ACCELERATE)_\w+)\Z"
+)  # where this process sits in the job: what Azure ML and the launcher set, not the host's
+
+
+def env_line() -> str:
+    """`DTRAIN_ENV NAME=value ...`: the distributed-training variables this process has, or
+    every variable with DTRAIN_ENV_DUMP=all (dtrain-tui's tests), never a name that looks
+    secret. Names and quoted text, not numbers: a log reader takes no metric from it."""
+    every = os.environ.get("DTRAIN_ENV_DUMP") == "all"
+    env = sorted(
+        (k, v)
+        for k, v in os.environ.items()
+        if (every or _DISTRIBUTED.match(k)) and not _SECRET.search(k)
+    )
+    pairs = (f"{k}={shlex.quote(' '.join(v.splitlines()))}" for k, v in env)  # one line
+    return " ".join(["DTRAIN_ENV", *pairs])
 
 
 class Regression(tf.Module):
@@ -46,8 +68,7 @@ def main() -> None:
     args, _ = parser.parse_known_args()
 
     strategy = tf.distribute.MultiWorkerMirroredStrategy()  # reads TF_CONFIG
-    env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
-    print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+    print(env_line(), flush=True)
     task = json.loads(os.environ["TF_CONFIG"])["task"]
     chief = task["type"] == "chief" or (task["type"] == "worker" and task["index"] == 0)
     if chief:

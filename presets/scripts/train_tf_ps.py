@@ -9,14 +9,16 @@ coordinator tells them it has finished (it writes a marker file on each task's o
 TensorFlow, as the last thing it runs there), then exit, so the job completes. A coordinator that
 came and went without saying so, or never came, is a failure.
 
-The coordinator prints `epoch E loss L`. Each task prints the environment it has as one JSON
-line (`DTRAIN_ENV {...}`) once TensorFlow is set up, so a rehearsal can compare it with the plan.
+The coordinator prints `epoch E loss L`. Each task prints the distributed variables it has as one
+line (`DTRAIN_ENV TF_CONFIG=...`) once TensorFlow is set up, so a rehearsal can compare it with the
+plan.
 """
 
 import argparse
 import json
 import os
 import re
+import shlex
 import socket
 import sys
 import tempfile
@@ -29,10 +31,29 @@ _SECRET = re.compile(
     re.IGNORECASE,
 )  # names that look like secrets are not printed
 
+_DISTRIBUTED = re.compile(
+    r"(RANK|LOCAL_RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|NODE_RANK|GROUP_RANK|GROUP_WORLD_SIZE"
+    r"|ROLE_NAME|ROLE_RANK|ROLE_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|TF_CONFIG|OMP_NUM_THREADS"
+    r"|CUDA_VISIBLE_DEVICES|(AZ_BATCH|OMPI_COMM_WORLD|TORCHELASTIC|NCCL|ACCELERATE)_\w+)\Z"
+)  # where this process sits in the job: what Azure ML and the launcher set, not the host's
+
+
+def env_line() -> str:
+    """`DTRAIN_ENV NAME=value ...`: the distributed-training variables this process has, or
+    every variable with DTRAIN_ENV_DUMP=all (dtrain-tui's tests), never a name that looks
+    secret. Names and quoted text, not numbers: a log reader takes no metric from it."""
+    every = os.environ.get("DTRAIN_ENV_DUMP") == "all"
+    env = sorted(
+        (k, v)
+        for k, v in os.environ.items()
+        if (every or _DISTRIBUTED.match(k)) and not _SECRET.search(k)
+    )
+    pairs = (f"{k}={shlex.quote(' '.join(v.splitlines()))}" for k, v in env)  # one line
+    return " ".join(["DTRAIN_ENV", *pairs])
+
 
 def dump_env() -> None:
-    env = {k: v for k, v in sorted(os.environ.items()) if not _SECRET.search(k)}
-    print("DTRAIN_ENV " + json.dumps(env, sort_keys=True), flush=True)
+    print(env_line(), flush=True)
 
 
 def with_coordinator(config: dict) -> tuple[dict, str, int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shlex
 import signal
 import sys
 from collections.abc import Iterator
@@ -42,10 +43,14 @@ def local_plan(spec: JobSpec) -> LaunchPlan:
 
 
 def dumped_env(log: Path) -> dict[str, str]:
-    """The environment a rank printed as `DTRAIN_ENV {...}` in its log."""
+    """The environment a rank printed in its log: `DTRAIN_ENV NAME=value ...` (the shipped
+    examples; every variable, as `job_root` asks them) or `DTRAIN_ENV {...}` (tests' scripts)."""
     for line in log.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("DTRAIN_ENV "):
-            return json.loads(line[len("DTRAIN_ENV ") :])
+            rest = line[len("DTRAIN_ENV ") :]
+            if rest.startswith("{"):
+                return json.loads(rest)
+            return dict(pair.split("=", 1) for pair in shlex.split(rest))
     raise AssertionError(f"no DTRAIN_ENV line in {log}:\n{log.read_text()[-2000:]}")
 
 
@@ -96,6 +101,9 @@ def _kill_leftovers(root: Path) -> list[int]:
 def job_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A fresh job root (and DTRAIN_TUI_HOME); whatever a test leaves running is killed after."""
     monkeypatch.setenv("DTRAIN_TUI_HOME", str(tmp_path / "home"))
+    # the examples print every variable they got (not only the distributed ones), so a test can
+    # see that a rank got nothing the plan does not list
+    monkeypatch.setenv("DTRAIN_ENV_DUMP", "all")
     root = tmp_path / "home" / "state" / "jobs"
     yield root
     _kill_leftovers(root)

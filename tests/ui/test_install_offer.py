@@ -79,7 +79,9 @@ async def test_the_offer_shows_the_command_installs_with_a_bar_then_runs_here(tm
         assert f"runs: {python} -m pip install -e '.[torch]' --extra-index-url {CPU_TORCH}" in (
             " ".join(shown.split())
         )
-        await pilot.press("enter")  # Submit: the missing torch still stops it
+        # the focus is on what can work (issue 40, item 8)
+        await until(pilot, lambda: app.focused.id == "install", "the focus on Install")
+        await pilot.click("#ok")  # Submit: the missing torch still stops it
         assert app.screen is screen and not record.exists()  # nothing ran unasked
 
         await pilot.click("#install")

@@ -26,11 +26,11 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from tui.core.plan_types import LaunchPlan
-from tui.core.spec import is_remote
+from tui.core.spec import JobSpec, is_remote
 from tui.frameworks import registry
 
 
@@ -45,6 +45,9 @@ class Finding:
     install: tuple[str, ...] = ()
     """The argv of `fix` when it is a pip install into the Python that runs the ranks: the
     Submit step offers to run it (showing `fix`), never runs it unasked."""
+    choices: tuple[tuple[str, str], ...] = ()
+    """(answer, label) pairs the Submit step offers as buttons, each settled by
+    `settle_config(plan, answer)`: a config file in the way (use mine, replace, another name)."""
 
     def line(self) -> str:
         return f"{self.problem}; fix: {self.fix}"
@@ -196,6 +199,22 @@ def check_local(
                     f"create {path} or fix Script / Code folder",
                 )
             )
+    in_the_way = config_in_the_way(plan, base)
+    if in_the_way is not None and plan.config_file is not None:
+        config, folder = plan.config_file, spec.code or "."
+        found.append(
+            Finding(
+                f"{config.name} in {folder} differs from the {config.title} built for this "
+                f"job, which the run writes there",
+                f"use yours (set {config.field} to {config.name}), replace it, or write this "
+                "job's under another name (Submit offers each)",
+                choices=(
+                    ("mine", f"Run with mine ({config.name})"),
+                    ("replace", "Replace it and run"),
+                    ("rename", f"Write as {free_config_name(plan, base)} and run"),
+                ),
+            )
+        )
     missing = missing_modules(python, needed_modules(plan, base))
     cpu = _cpu_torch_index() if "torch" in missing else ()
     for module in missing:
@@ -243,6 +262,62 @@ def check_local(
             )
         )
     return found
+
+
+def config_in_the_way(plan: LaunchPlan, base: Path | None = None) -> Path | None:
+    """The file where the run writes the config the plan built (ds_config.json) when a
+    different one is already there: the user's own, or one an earlier shape wrote. Writing
+    over it is the user's call, never a silent one."""
+    config, spec = plan.config_file, plan.spec
+    if config is None or (spec.code is not None and is_remote(spec.code)):
+        return None
+    path = Path(base or Path.cwd(), spec.code or ".", config.name)
+    try:
+        return None if path.read_text(encoding="utf-8") == config.render() else path
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError):
+        return path
+
+
+def free_config_name(plan: LaunchPlan, base: Path | None = None) -> str:
+    """A name for this job's config beside the one in the way: `ds_config-2x2.json` (the
+    job's shape), `-2`, `-3` … while that is taken by a different file."""
+    config, spec = plan.config_file, plan.spec
+    assert config is not None
+    folder = Path(base or Path.cwd(), spec.code or ".")
+    stem, dot, suffix = config.name.rpartition(".")
+    stem, suffix = (stem, dot + suffix) if dot else (config.name, "")
+    shape = f"{stem}-{spec.nodes}x{spec.gpus_per_node}"
+    for n in range(1, 1000):
+        name = f"{shape}{'' if n == 1 else f'-{n}'}{suffix}"
+        path = folder / name
+        try:
+            if not path.exists() or path.read_text(encoding="utf-8") == config.render():
+                return name
+        except (OSError, UnicodeDecodeError):
+            continue
+    return f"{shape}-{os.getpid()}{suffix}"
+
+
+def settle_config(plan: LaunchPlan, answer: str, base: Path | None = None) -> JobSpec:
+    """The spec after the user's answer to a config file in the way: "mine" points the spec's
+    field at it (the plan then builds none); "replace" writes this job's over it; "rename"
+    writes this job's under `free_config_name` and points the field there. A write that fails
+    raises `ConfigFileProblem` (one line)."""
+    config, spec = plan.config_file, plan.spec
+    assert config is not None
+    folder = Path(base or Path.cwd(), spec.code or ".")
+    if answer == "replace":
+        config.write(folder, force=True)
+        return spec
+    # A file of the user's replaces what the framework's options built it from (ZeRO stage).
+    built_from = dict(registry.get(spec.framework).options)
+    if answer == "mine":
+        return spec.with_changes(**(built_from | {config.field: config.name}))
+    name = free_config_name(plan, base)
+    replace(config, name=name).write(folder)
+    return spec.with_changes(**(built_from | {config.field: name}))
 
 
 CPU_TORCH = "https://download.pytorch.org/whl/cpu"

@@ -17,7 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from tui.core.dirs import config_dir
-from tui.core.spec import JobSpec, friendly
+from tui.core.spec import JobSpec, friendly, is_remote
 
 SAMPLES = "{samples}"
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
@@ -119,15 +119,21 @@ def get_preset(name: str) -> Preset:
     raise PresetProblem(f"preset {name!r} not found; known presets: {known}")
 
 
-def save_preset(name: str, spec: JobSpec, title: str = "", note: str = "") -> Path:
-    """Write `spec` as a user preset; returns the file. Only non-default fields are stored."""
+def save_preset(
+    name: str, spec: JobSpec, title: str = "", note: str = "", base: Path | None = None
+) -> Path:
+    """Write `spec` as a user preset; returns the file. Only non-default fields are stored,
+    and the code folder, made absolute from `base` (default: the current folder)."""
     if not _NAME.match(name):
         raise PresetProblem(
             f"preset name {name!r}: use lower-case letters, digits, - and _ (e.g. my-ddp-job)"
         )
     fields = spec.model_dump(mode="json", exclude_defaults=True)
-    if fields.get("code") == str(samples_dir()):
-        fields["code"] = SAMPLES
+    if spec.code is not None and not is_remote(spec.code):
+        # A folder here is stored absolute (the default "." too): the preset then opens the
+        # same code from any folder, not whatever `.` is where it is opened.
+        code = Path(base or Path.cwd(), spec.code).resolve()
+        fields["code"] = SAMPLES if code == samples_dir().resolve() else str(code)
     if "args" in fields:
         fields["args"] = list(fields["args"])
     from tui.core.files import PRIVATE, PUBLIC, holds_secrets, write_atomic
@@ -173,6 +179,37 @@ def for_this_machine(spec: JobSpec, base: Path | None = None, *, counts: bool = 
         elif example:
             changes |= {"code": str(samples_dir()), "command": None, **example}
     return spec.with_changes(**changes)
+
+
+def runs_example(spec: JobSpec) -> bool:
+    """Whether `spec` runs its framework's shipped example: a script the app chose (an example,
+    "this machine"), not one the user typed, so it follows the framework (`follow_example`)."""
+    from tui.frameworks import registry
+
+    if spec.command is not None or spec.code is None:
+        return False
+    try:
+        shipped = Path(spec.code).resolve() == samples_dir().resolve()
+    except OSError:
+        return False
+    example = registry.get(spec.framework).for_this_machine(spec)
+    return shipped and example.get("script") == spec.script
+
+
+def follow_example(before: JobSpec, after: JobSpec) -> JobSpec:
+    """`after`, which is `before` switched to another framework, running the new framework's
+    example when `before` ran the old one's; the arguments go with the example they were
+    chosen for. Anything else (a script the user typed) stays as it is."""
+    from tui.frameworks import registry
+
+    if after.framework == before.framework or not runs_example(before):
+        return after
+    old = registry.get(before.framework).for_this_machine(before.with_changes(args=()))
+    bare = after.with_changes(args=()) if before.args == old.get("args", ()) else after
+    example = registry.get(after.framework).for_this_machine(bare)
+    if not example:  # a framework without an example keeps what there was
+        return after
+    return bare.with_changes(code=str(samples_dir()), **example)
 
 
 def own_scripts(spec: JobSpec, base: Path | None = None) -> list[str] | None:

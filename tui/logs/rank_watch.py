@@ -1,10 +1,13 @@
 """Every rank at a glance while a job runs: whose log grows, whose went quiet, and whether all did.
 
 `RankWatch` is fed each rank's log size once per poll and says, per rank, how long since its log
-last grew. A rank silent for longer than about twice the job's normal line interval (the median
-gap between growths across ranks; 60 s until there is one) while others still advance is a
-**straggler / hang suspect**; every rank silent that long at once is a **possible collective
-hang**. No I/O here.
+last grew. Silence is measured against each rank's own history: a rank that printed steadily
+(`MIN_OWN_GAPS` growths apart, over a while) and then stayed silent for about twice its own usual
+gap while others still advance is a **straggler / hang suspect**. A rank that never kept a pace
+(it prints nothing, or only a few lines at start: most scripts print on rank 0 only) is
+**quiet**, never a suspect: a rank stuck in a collective stops the others too. Every rank silent
+at once for twice the job's line interval (60 s until there is one) is a **possible collective
+hang**. An empty log has not grown. No I/O here.
 
 `SizePoller` gets those sizes at a cost that does not grow with ranks × polls: one listing call
 per poll where the store gives sizes in a listing (local files: `stat`; Azure ML's artifact
@@ -25,6 +28,11 @@ NO_INTERVAL_YET = 60.0
 """Seconds of silence that make a suspect before the job's line interval is known."""
 MIN_GAPS = 3
 """Ranks with a measured interval a job needs before its line interval is trusted."""
+MIN_OWN_GAPS = 4
+"""Gaps between growths a rank needs before its own pace is trusted (a suspect needs one)."""
+PACE_SPAN = 2
+"""A pace also needs the rank to have grown over this many times its silence threshold (four
+usual gaps), so a burst of lines at start-up is not taken for one."""
 
 
 @dataclass
@@ -35,11 +43,14 @@ class RankState:
     size: int | None = None
     """Bytes in its log; None until the log exists."""
     grew_at: float | None = None
-    """When its log last grew (the watch's clock)."""
+    """When its log last grew (the watch's clock); None while it is empty or absent."""
+    first_grew_at: float | None = None
+    """When its log first held bytes."""
     silent_for: float | None = None
     """Seconds since it last grew, as of the last `states()`."""
     state: str = "waiting"
-    """waiting (no log yet), running, quiet (slower than usual), suspect, ended."""
+    """waiting (no log yet), running, quiet (empty, slower than usual, or no pace of its own:
+    never a suspect), suspect (it kept a pace and stopped), ended."""
     progress: str | None = None
     """The last progress value known for it (a step, a rate), set by whoever parses its log."""
     gaps: list[float] = field(default_factory=list)
@@ -81,9 +92,11 @@ class RankWatch:
             state = self.ranks.setdefault(rank, RankState(rank))
             if size is None:
                 continue
-            if state.size is None or size > state.size:
-                if state.grew_at is not None and state.size is not None:
+            if size > (state.size or 0):  # an empty log that appears has not grown
+                if state.grew_at is not None:
                     state.gaps = [*state.gaps[-15:], now - state.grew_at]
+                else:
+                    state.first_grew_at = now
                 state.grew_at = now
             state.size = size
 
@@ -107,26 +120,42 @@ class RankWatch:
             return NO_INTERVAL_YET
         return max(2 * interval, 2 * self.poll_interval)
 
+    def own_threshold(self, state: RankState) -> float | None:
+        """Seconds of silence that make `state`'s rank a suspect: twice its own usual gap (at
+        least two polls); None while it has no pace of its own (too few growths, or only a
+        burst at start-up)."""
+        if len(state.gaps) < MIN_OWN_GAPS or state.grew_at is None:
+            return None
+        own = max(2 * statistics.median(state.gaps), 2 * self.poll_interval)
+        first = state.grew_at if state.first_grew_at is None else state.first_grew_at
+        span = state.grew_at - first
+        return own if span >= PACE_SPAN * own else None
+
     def verdict(self, now: float) -> Verdict:
         """Update every rank's state as of `now`; the suspects and the job's verdict."""
         threshold = self.threshold()
         started = [s for s in self.ranks.values() if s.grew_at is not None]
         for s in self.ranks.values():
             s.silent_for = None if s.grew_at is None else max(0.0, now - s.grew_at)
-        silent = [s for s in started if s.silent_for is not None and s.silent_for > threshold]
+        own = {s.rank: self.own_threshold(s) for s in started}
+        silent = [s for s in started if (s.silent_for or 0.0) > (own[s.rank] or threshold)]
         all_silent = bool(started) and len(silent) == len(started) and not self.ended
         # A straggler is silent while the others advance: when most are silent, it is the
-        # job's pace (an evaluation, a checkpoint), not one rank.
-        advancing = len(started) - len(silent) >= len(silent)
-        suspects = [s.rank for s in silent] if advancing and not self.ended else []
+        # job's pace (an evaluation, a checkpoint), not one rank. Only a rank that kept a pace
+        # of its own can be one: a rank that prints little is measured against nothing.
+        paced = [s.rank for s in silent if own[s.rank] is not None]
+        advancing = len(started) - len(silent) >= len(paced)
+        suspects = paced if advancing and not self.ended else []
         for s in self.ranks.values():
-            if s.grew_at is None:
+            if s.size is None:
                 s.state = "waiting"
             elif self.ended:
                 s.state = "ended"
+            elif s.grew_at is None:
+                s.state = "quiet"  # its log is there, empty: a rank that prints nothing
             elif s.rank in suspects or all_silent:
                 s.state = "suspect"
-            elif s.silent_for is not None and s.silent_for > threshold / 2:
+            elif (s.silent_for or 0.0) > (own[s.rank] or threshold) / 2:
                 s.state = "quiet"
             else:
                 s.state = "running"
