@@ -111,9 +111,14 @@ class JobRanks:
         self.watch.ended = True
         self.screen.run_worker(self.poll(), group="job-ranks-last", exit_on_error=False)
         if status.state.value == "Failed":
-            self.screen.run_worker(self._diagnose(), group="job-doctor", exit_on_error=False)
+            self.screen.run_worker(
+                self._diagnose(getattr(status, "error", None)),
+                group="job-doctor",
+                exit_on_error=False,
+            )
 
-    async def _diagnose(self) -> None:
+    async def _diagnose(self, service_error: Any = None) -> None:
+        """Every log's end, and the service's own error (code and message) beside them."""
         from tui.logs.doctor import diagnose
 
         sources = dict(self.screen.sources)
@@ -133,12 +138,15 @@ class JobRanks:
                 mtimes[name] = path.stat().st_mtime
         logs = {n: t for n, t in texts.items() if t}
         local = bool(sources) and len(mtimes) == len(sources)  # every log a file here
-        self.diagnosis = await asyncio.to_thread(diagnose, logs, mtimes, failed=True, local=local)
+        self.diagnosis = await asyncio.to_thread(
+            diagnose, logs, mtimes, failed=True, local=local, service_error=service_error
+        )
         self._show_diagnosis()
 
     def _show_diagnosis(self) -> None:
         d = self.diagnosis
-        text = f"[b]Doctor:[/b] {escape(d.culprit)} failed first · [b]{escape(d.title)}[/b]"
+        who = f"{d.culprit} failed first" if d.rank is not None or d.who else "the job failed"
+        text = f"[b]Doctor:[/b] {escape(who)} · [b]{escape(d.title)}[/b]"
         if d.evidence is not None:
             where = f"{d.evidence.log}:{d.evidence.line}"
             text += f"\n[$text-muted]{escape(where)}:[/] {escape(d.evidence.text.strip())}"

@@ -291,7 +291,13 @@ class JobsScreen(Screen[None]):
     async def _diagnosis(self, row: JobRow) -> None:
         try:
             async with self._doctor_gate:  # two jobs' logs at a time
-                found = await diagnosis(row.backend, row.handle, failed=True)
+                found = await diagnosis(
+                    row.backend,
+                    row.handle,
+                    failed=row.state is JobState.FAILED,
+                    succeeded=row.state is JobState.COMPLETED,
+                    running=row.state is JobState.RUNNING,
+                )
         except Exception as err:  # logs that cannot be read now: said in the row
             self.causes[row.key] = f"the doctor could not read its logs: {err}"
         else:

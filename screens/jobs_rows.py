@@ -128,10 +128,22 @@ async def diagnosis(
 ) -> Any:
     """The doctor's `Diagnosis` of a job: every log's end read (`DOCTOR_TAIL`), then diagnosed
     in a thread. Logs that cannot be read now are left out. `succeeded` (the backend recorded
-    exit status 0) and `running` are what may prove it healthy."""
+    exit status 0) and `running` are what may prove it healthy; the job's status, asked again,
+    says them afresh where it can be read, and brings the service's own error (its code and
+    message), which the doctor reads beside the logs as `doctor --target azure` does."""
     from tui.logs.doctor import diagnose
     from tui.logs.sources import read_tail
 
+    service_error = None
+    try:  # a finished Azure job's status is kept by its backend; a local one is a file read
+        status = await asyncio.to_thread(backend.status, handle)
+    except Exception:  # the row's state then stands
+        status = None
+    if status is not None:
+        failed = status.state is JobState.FAILED
+        succeeded = status.state is JobState.COMPLETED
+        running = status.state is JobState.RUNNING
+        service_error = getattr(status, "error", None)
     sources = await asyncio.to_thread(backend.log_sources, handle)
     gate = asyncio.Semaphore(DOCTOR_READS)
 
@@ -157,5 +169,12 @@ async def diagnosis(
     logs = {name: text for name, text in texts.items() if text}
     local = bool(sources) and len(mtimes) == len(sources)
     return await asyncio.to_thread(
-        diagnose, logs, mtimes, failed=failed, local=local, succeeded=succeeded, running=running
+        diagnose,
+        logs,
+        mtimes,
+        failed=failed,
+        local=local,
+        succeeded=succeeded,
+        running=running,
+        service_error=service_error,
     )

@@ -214,6 +214,12 @@ class WorkspaceEmulator:
         """From now on job `name` is in `status` (any of azure-ai-ml's 14 `JobStatus` values)."""
         self.runs[name].forced = status
 
+    def fail_with(self, name: str, error: dict[str, Any]) -> None:
+        """Job `name` has failed, and Run History gives `error` (an `ErrorResponse` body as the
+        service sends it, e.g. `data/run_error_service.json`) as its run details' `error`."""
+        self.runs[name].error_body = error
+        self.runs[name].forced = "Failed"
+
     def register_code(self, folder: Path) -> str:
         """Say the workspace already holds `folder` as a code asset (as after an upload)."""
         from azure.ai.ml._utils._asset_utils import get_content_hash, get_ignore_file
@@ -356,7 +362,9 @@ class WorkspaceEmulator:
         if ended:
             details["endTimeUtc"] = iso(ended)
         if status == "Failed":
-            details["error"] = {"error": {"code": "UserError", "message": run.error}}
+            details["error"] = run.error_body or {
+                "error": {"code": "UserError", "message": run.error}
+            }
         return details
 
     def log_urls(self, run: EmulatedRun) -> dict[str, str]:

@@ -83,6 +83,8 @@ class EmulatedRun:
         self.local: JobHandle | None = None
         self.backend = backend
         self.error = ""
+        self.error_body: dict[str, Any] | None = None
+        """The run details' whole `error` when a test set one (`WorkspaceEmulator.fail_with`)."""
         self.cancel_requested = False
         self.canceled_event = threading.Event()
         self._status = "NotStarted"

@@ -6,6 +6,7 @@ CLI (`az account get-access-token` prints the emulator's token), as a signed-in 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -133,3 +134,20 @@ def test_cancel_a_running_job_from_the_cli(tmp_path, emulator) -> None:
     stopped = dtrain(["cancel", name, "--target", "azure"], env, tmp_path)
     assert stopped.returncode == 0, stopped.stderr
     assert stopped.stdout.strip() == f"{name}: Canceled"
+
+
+@pytest.mark.slow
+def test_doctor_reads_the_services_error_of_a_job_without_logs(tmp_path, emulator, backend):
+    """A job the service failed before any log was written (recorded `ServiceError`): the
+    doctor reads the run's own error, code and message, instead of refusing for lack of logs."""
+    from tests.azure.test_jobs_end_to_end import lines_job
+    from tests.azure.test_recorded import recorded
+
+    job = backend.submit(lines_job(1))
+    emulator.fail_with(job.name, recorded("run_error_service.json"))
+    env = cli_env(tmp_path, emulator)
+    done = dtrain(["doctor", job.name, "--target", "azure", "--json"], env, tmp_path)
+    assert done.returncode == 1, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["verdict"], answer["cause"]) == ("failed", "azureml_system_error")
+    assert '"code": "ServiceError"' in answer["lines"][0]["text"]

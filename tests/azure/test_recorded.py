@@ -202,3 +202,54 @@ def test_the_older_runtimes_driver_logs_are_rank_logs() -> None:
     # A job listing both kinds is read by its common-runtime names.
     mpi = names["common_runtime_mpi"]
     assert [r.name for r in rank_logs([*per_process, *mpi])] == mpi
+
+
+# ---- a failed run's own error ---------------------------------------------------------------
+
+
+def run_details(error: dict):
+    """Run details as azure-ai-ml's Run History client makes them from the service's body."""
+    from azure.ai.ml._restclient.runhistory._utils.model_base import _deserialize
+    from azure.ai.ml._restclient.runhistory.models import RunDetails
+
+    return _deserialize(RunDetails, {"runId": "x", "status": "Failed", "error": error})
+
+
+@pytest.mark.parametrize(
+    ("name", "code", "message"),
+    [
+        ("run_error_service.json", "ServiceError", "InternalServerError"),
+        ("run_error_user.json", "UserError", "User program failed with CalledProcessError"),
+    ],
+)
+def test_a_failed_runs_error_keeps_its_code_and_message(name: str, code: str, message: str):
+    from tui.backends.azureml.failure import run_error
+    from tui.backends.azureml.status import build_status
+
+    error = run_error(run_details(recorded(name)))
+    assert (error.code, error.message.startswith(message)) == (code, True)
+    status = build_status("Failed", error=error.message, service_error=error)
+    assert status.error == error  # the doctor gets the code, not only the message
+    assert status.message.startswith(message)
+
+
+def test_nested_codes_and_details_reach_the_doctor() -> None:
+    from tui.backends.azureml.failure import run_error
+
+    body = recorded("run_error_service.json")
+    body["error"]["innerError"] = {"code": "ClientError", "innerError": {"code": "Inner"}}
+    body["error"]["details"] = [{"code": "QuotaExceeded", "message": "no cores left"}]
+    error = run_error(run_details(body))
+    assert error.inner == ("ClientError", "Inner")
+    assert error.details == ("QuotaExceeded: no cores left",)
+    text = error.text()
+    assert '"code": "ServiceError"' in text and '"innerError": {"code": "Inner"}' in text
+
+
+def test_a_run_without_an_error_has_none() -> None:
+    from azure.ai.ml._restclient.runhistory._utils.model_base import _deserialize
+    from azure.ai.ml._restclient.runhistory.models import RunDetails
+
+    from tui.backends.azureml.failure import run_error
+
+    assert not run_error(_deserialize(RunDetails, {"runId": "x", "status": "Completed"}))

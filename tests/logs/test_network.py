@@ -133,3 +133,31 @@ def test_doctor_json_has_the_network_object(tmp_path, capsys) -> None:
     assert network["ib_disabled_by_env"] is True and network["vm_size_has_infiniband"] is True
     assert network["warning"]["title"].startswith("NCCL used TCP sockets between nodes")
     assert {"nccl_version", "nranks", "intra_node"} <= set(network)
+
+
+# ---- NCCL 2.3-2.4 (issue 36): what older NCCL printed, and lines behind a launcher's tag ------
+
+
+def test_nccl_2_3_names_its_network_and_devices_its_own_way() -> None:
+    net = corpus.read("horovod_639")  # `NET/IB: [0] mlx5_0:1/IB`, `Using internal Network IB`
+    assert (net.inter_node, net.nodes, net.nccl_version) == ("ib", 3, "2.3.5")
+    assert net.ib_devices == ("mlx5_0",)
+    socket = corpus.read("horovod_969")  # `NET : Using interface enp14s0:10.128.4.242<0>`
+    assert "enp14s0 10.128.4.242" in socket.socket_interfaces
+
+
+def test_every_rank_on_one_host_is_one_node() -> None:
+    net = corpus.read("horovod_969")  # `rank R nranks 4` from GPU03 for R = 0..3
+    assert (net.inter_node, net.nodes, net.nranks) == ("none", 1, 4)
+    # One host's lines of a bigger job (ranks 0 of 8 only) prove nothing of the sort.
+    assert corpus.read("nccl_179").inter_node == "ib"
+
+
+@pytest.mark.parametrize(
+    "tag", ["[1,0]<stdout>:", "0: ", "[rank1]:", "2020-11-08 20:25:49 [1,0]<stderr>:", "[4] "]
+)
+@pytest.mark.parametrize("name", ["horovod_639", "horovod_969", "nccl_224", "nccl_429"])
+def test_a_launchers_tag_before_each_line_changes_nothing(tag: str, name: str) -> None:
+    lines = (corpus.DATA / f"{name}.log").read_text(encoding="utf-8").splitlines()
+    plain, tagged = read_lines(lines), read_lines([tag + line for line in lines])
+    assert tagged.to_json() | {"evidence": []} == plain.to_json() | {"evidence": []}

@@ -14,6 +14,8 @@ from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from tui.logs.service_error import ServiceError
+
 if TYPE_CHECKING:
     from tui.core.plan import LaunchPlan
     from tui.logs.sources import LogSource
@@ -106,6 +108,9 @@ class JobStatus:
     """That rank's log name, a key of `log_sources()`."""
     message: str = ""
     """One line for people: what happened, or why it is in this state."""
+    error: ServiceError | None = None
+    """The service's own error for the job, code and message as it gave them (None: it gave
+    none, as for a job on this machine); the doctor reads it beside the logs."""
 
     @property
     def is_terminal(self) -> bool:

@@ -22,8 +22,6 @@ from tui.cli.inputs import CliError
 
 NOT_PROVEN_EXIT = 3
 """No failure found, and no proof of health: not 0 (a script must not read it as healthy)."""
-SERVICE_ERROR = "job error (from the service)"
-"""The name the job's own error is read under, beside its logs."""
 TAIL_BYTES = 4 << 20
 """How much of each log of a job is read (its end: failures are there)."""
 
@@ -171,7 +169,7 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], dict, l
         sources = backend.log_sources(job)
     except BackendError as err:
         raise CliError(str(err)) from None
-    if not sources:
+    if not sources and not status.error:  # the service's error alone is worth reading
         raise CliError(f"doctor: job {job.name} has no logs yet ({status.summary()})")
 
     network = NetworkReader()
@@ -197,16 +195,15 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], dict, l
         return {name: ex for name, ex in pairs if ex.lines}
 
     logs = asyncio.run(read_all())
-    if status.state is JobState.FAILED and status.message and args.target != "local":
-        # The service's own error (`UserError: …`, `SystemError`, a preemption, a pull that
-        # failed) is read like a log: the platform's causes are often only there.
-        logs[SERVICE_ERROR] = excerpt(status.message)
     mtimes = _local_mtimes(sources)
     files = [p for s in sources.values() if isinstance(p := getattr(s, "path", None), Path)]
     state = {
         "failed": status.state is JobState.FAILED,
         "succeeded": status.state is JobState.COMPLETED,
         "running": status.state is JobState.RUNNING,
+        # The service's own error (its code and message: `SystemError`, a preemption, a pull
+        # that failed) is read like a log: the platform's causes are often only there.
+        "service_error": status.error,
     }
     return logs, mtimes, state, files, _plan_hints(job), network
 

@@ -39,6 +39,7 @@ from tui.logs.evidence import Evidence, Excerpt, Stream, load_path, streams
 from tui.logs.names import rank_logs
 from tui.logs.platform_rules import PLATFORM
 from tui.logs.proof import completion, progressing, severe_lines, stopped_on, topic
+from tui.logs.service_error import SERVICE_ERROR, ServiceError
 from tui.logs.severity import read
 
 __all__ = ["Diagnosis", "Evidence", "Excerpt", "Finding", "diagnose", "load_path"]
@@ -56,6 +57,7 @@ def diagnose(
     local: bool = False,
     succeeded: bool = False,
     running: bool = False,
+    service_error: ServiceError | None = None,
 ) -> Diagnosis:
     """The first failure in `logs` ({name: text or excerpt}), its culprit rank and the fix.
 
@@ -63,8 +65,12 @@ def diagnose(
     backend knows: a failed job with nothing found is `unknown_failure`, never `none`; `local`:
     the job ran on this machine (the fix does not tell it to rehearse here); `succeeded`: the
     backend recorded exit status 0 (proof of health); `running`: the job is still running
-    (progress advancing to the end of its logs is then proof of health so far).
+    (progress advancing to the end of its logs is then proof of health so far);
+    `service_error`: the job's own error as the service gave it (`JobStatus.error`), read like
+    one more log under `SERVICE_ERROR`.
     """
+    if service_error:
+        logs = {**logs, SERVICE_ERROR: service_error.text()}
     by_rank, excerpts = streams(logs, mtimes or {})
     year = log_year(by_rank)
     findings = line_findings(by_rank, year)

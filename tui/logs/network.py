@@ -8,7 +8,14 @@ sockets: the job runs, several times slower, and nothing says so. NCCL says it, 
   aws-ofi-nccl), `NET/Socket` (TCP), `P2P/...` (NVLink or PCIe peer to peer), `SHM` (host memory);
 - `NET/IB : Using [0]mlx5_0:1/IB ...` or `.../RoCE`, `NET/IB : No device found.`,
   `NET/Socket : Using [0]eth0:10.0.0.4<0>`, `Using network Socket`: what was set up;
-- `NCCL_IB_DISABLE set by environment to 1.`, `NCCL version 2.19.3+cuda12.3`, `nRanks 16 nNodes 2`.
+- `NCCL_IB_DISABLE set by environment to 1.`, `NCCL version 2.19.3+cuda12.3`, `nRanks 16 nNodes 2`;
+- NCCL 2.3-2.4 said it otherwise: `NET/IB: [0] mlx5_0:1/IB`, `Using internal Network IB`,
+  `NET : Using interface eth0:10.0.0.4<0>`, `Ring 00 : 1 -> 4 [send] via NET/IB/1/GDRDMA`, and
+  `rank 3 nranks 4` on each rank's host (every rank on one host: one node).
+
+Whatever a launcher or orchestrator puts before NCCL's record (`[1,0]<stdout>:`, `0: `,
+`[rank1]:`, a time) is peeled by the doctor's own mechanism (`severity.peel`) where the record
+does not start with NCCL's `host:pid:tid [gpu]`.
 
 Memory stays bounded: a log is searched for `NCCL` with `bytes.find` (C speed) up to
 `SCAN_LIMIT`, each hit's line is folded into counters and dropped, at most `MAX_LINES` per log.
@@ -23,6 +30,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tui.logs.severity import peel
 
 SCAN_LIMIT = 256 << 20
 """How far into one log NCCL's lines are looked for (they come at each communicator's start)."""
@@ -49,7 +58,10 @@ _HEADER_RANK = re.compile(r"#\s+Rank\s+(\d+) .*?\bon\s+(\S+) device")
 _VIA = re.compile(r"\bvia (NET/.+?|P2P.*?|SHM.*?|direct shared memory)\s*$")
 _IB_DEVICE = re.compile(r"\b([\w.]+):\d+/(IB|RoCE)\b")
 _IFACE = re.compile(r"\[\d+\]([\w.-]+):([^\s<]+)<")
-_NETWORK = re.compile(r"Using network (\S.*?)\s*$")
+_NETWORK = re.compile(r"Using (?:internal )?[Nn]etwork (\S.*?)\s*$")
+_IFACE_OLD = re.compile(r"NET : Using interface ([\w.-]+):([^\s<]+)<")
+"""NCCL 2.3-2.4's socket interface line (later `NET/Socket : Using [0]eth0:…<0>`)."""
+_RANK_OF = re.compile(r"\brank (\d+) nranks (\d+)")
 _EFA = re.compile(r"[Pp]rovider is efa\b")
 
 
@@ -123,6 +135,8 @@ class NetworkReader:
     nnodes: int | None = None
     hosts: set[str] = field(default_factory=set)
     header_hosts: dict[int, str] = field(default_factory=dict)
+    rank_hosts: dict[int, str] = field(default_factory=dict)
+    """Rank → the host its `rank R nranks N` record came from."""
     net_hops: Counter[str] = field(default_factory=Counter)
     gdr_hops: int = 0
     intra: set[str] = field(default_factory=set)
@@ -145,8 +159,11 @@ class NetworkReader:
             self.header_hosts[int(m.group(1))] = m.group(2)
             return
         starts = list(_RECORD.finditer(line))
-        if len(starts) <= 1:
-            self._record(line, starts[0].group(1) if starts else None)
+        if not starts:  # no `host:pid:tid [gpu]`: whatever tags the line is peeled off
+            self._record(peel(line)[1], None)
+            return
+        if len(starts) == 1:
+            self._record(line, starts[0].group(1))
             return
         for here, after in zip(starts, [*starts[1:], None], strict=True):
             self._record(line[here.start() : after.start() if after else None], here.group(1))
@@ -162,14 +179,16 @@ class NetworkReader:
             self.nranks = max(self.nranks or 0, int(m.group(1)))
         if m := _NNODES.search(text):
             self.nnodes = int(m.group(1))
+        if host and (m := _RANK_OF.search(text)):
+            self.rank_hosts[int(m.group(1))] = host
         if m := _VIA.search(text):
             self._hop(m.group(1), text)
-        elif "NET/IB : Using" in text or "NET/IB: Using" in text:
+        elif "NET/IB" in text and _IB_DEVICE.search(text):  # `NET/IB : Using [0]…`, `NET/IB: [0] …`
             for name, kind in _IB_DEVICE.findall(text):
                 self.ib_devices[name] = kind
             self.evidence.setdefault("ib", text)
-        elif "NET/Socket : Using" in text:
-            for name, addr in _IFACE.findall(text):
+        elif "NET/Socket : Using" in text or "NET : Using interface" in text:
+            for name, addr in _IFACE.findall(text) + _IFACE_OLD.findall(text):
                 self.ifaces[name] = addr
             self.evidence.setdefault("socket", text)
         elif m := _NETWORK.search(text):
@@ -263,10 +282,21 @@ class NetworkReader:
             return False
         if self.intra and not self.net_hops:
             return True
+        if self._every_rank_on_one_host() and not self.net_hops:
+            return True
         # A loopback NCCL fell back to leaves no node; one the user named on purpose
         # (NCCL_SOCKET_IFNAME=lo, routed setups) says nothing about the node count.
         loopback = self.ifaces and all(a.startswith("127.") for a in self.ifaces.values())
         return bool(loopback) and not self.net_hops and not self.ifname_env
+
+    def _every_rank_on_one_host(self) -> bool:
+        """Each of the `nranks` ranks said `rank R nranks N` from one and the same host."""
+        ranks = self.nranks or 0
+        return (
+            ranks > 0
+            and set(self.rank_hosts) == set(range(ranks))
+            and (len(set(self.rank_hosts.values())) == 1)
+        )
 
     def _inter(self) -> str | None:
         if self.net_hops:

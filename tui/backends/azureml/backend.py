@@ -31,7 +31,7 @@ from tui.backends.azureml.arm import WRONG_FIELD, Choices, list_choices, problem
 from tui.backends.azureml.calls import build
 from tui.backends.azureml.compute import ComputeCheck, check_compute, compute_name
 from tui.backends.azureml.create import POLL_SECONDS, create_cluster
-from tui.backends.azureml.errors import azure_errors, explain, where_set
+from tui.backends.azureml.errors import azure_errors, explain, one_line, where_set
 from tui.backends.azureml.failure import failure_tails, run_error
 from tui.backends.azureml.listing import RecentJobs, azure_status, newest_jobs
 from tui.backends.azureml.logs import (
@@ -268,11 +268,12 @@ class AzureMLBackend:
             # only once the job has ended: while it is starting or running `_log_files` adds the
             # datastore's (a Preparing job's listing, seeded, hid them for a second)
             self._run_logs(job.name).seed(files)
-        error = run_error(details)
+        service_error = run_error(details)
+        error = one_line(service_error.message or service_error.code)
         state, _ = job_state(azure_status(entity))
         tails: dict[str, str] | None = None
         if state is JobState.FAILED:
-            tails = failure_tails(error, files)
+            tails = failure_tails(service_error.message or error, files)
         created = getattr(getattr(entity, "creation_context", None), "created_at", None)
         status = build_status(
             azure_status(entity),
@@ -282,6 +283,7 @@ class AzureMLBackend:
             error=error,
             log_names=files,
             tails=tails,
+            service_error=service_error,
         )
         if status.is_terminal:
             self._final[job.name] = status

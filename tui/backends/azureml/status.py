@@ -19,6 +19,7 @@ from datetime import datetime
 
 from tui.backends.base import JobState, JobStatus
 from tui.logs.names import rank_logs
+from tui.logs.service_error import ServiceError
 
 # Azure ML's RunStatus values (azure-ai-ml `JobStatus`), each with what it means for the user.
 AZURE_STATES: dict[str, tuple[JobState, str]] = {
@@ -82,11 +83,14 @@ def build_status(
     error: str = "",
     log_names: Iterable[str] = (),
     tails: dict[str, str] | None = None,
+    service_error: ServiceError | None = None,
 ) -> JobStatus:
     """A JobStatus from what `jobs.get` and the run's details say.
 
-    `tails` (rank log name → its last lines) is consulted for a failed job whose error names no
-    log; the first rank whose tail shows a traceback is taken as the failing one.
+    `error` is the run's error in one line (the status's message); `service_error` the whole of
+    it (code, nested codes, message, details), kept for the doctor. `tails` (rank log name → its
+    last lines) is consulted for a failed job whose error names no log; the first rank whose
+    tail shows a traceback is taken as the failing one.
     """
     state, note = job_state(azure_status)
     names = list(log_names)
@@ -95,7 +99,9 @@ def build_status(
     message = note
     if state is JobState.FAILED:
         message = error or "Azure ML gave no reason; open the job in Studio"
-        failed_name, rank, exit_code = failed_log(error, names)
+        # The whole message: its one line may be cut before the log it names.
+        said = service_error.message if service_error and service_error.message else error
+        failed_name, rank, exit_code = failed_log(said, names)
         if failed_name is None and tails:
             failed_name = first_failing(tails)
             rank = next((r.rank for r in rank_logs(names) if r.name == failed_name), None)
@@ -113,4 +119,5 @@ def build_status(
         last_lines=last,
         failed_log=failed_name,
         message=message,
+        error=service_error or None,
     )
