@@ -60,7 +60,8 @@ def test_csv_has_a_row_per_point_with_its_epoch(finished_job):
     out = metrics(finished_job.name)
     assert out.returncode == 0, out.stderr
     rows = list(csv.reader(io.StringIO(out.stdout)))
-    assert rows[0] == ["metric", "step", "epoch", "value"]
+    assert rows[0] == ["metric", "step", "epoch", "value", "index"]
+    rows = [row[:4] for row in rows]
     assert ["loss", "10", str(1 / 3), "2.0"] in rows and ["loss", "30", "1", "0.667"] in rows
     assert ["lr", "20", str(2 / 3), "5e-05"] in rows
     assert len(rows) == 1 + 3 * 2  # loss and lr at three steps; the Namespace line is not one
@@ -103,7 +104,8 @@ def test_a_log_file_gives_csv_with_epochs_and_validation_apart(tmp_path: Path):
     out = metrics(str(log))
     assert out.returncode == 0, out.stderr
     rows = list(csv.reader(io.StringIO(out.stdout)))
-    assert rows[0] == ["metric", "step", "epoch", "value"]
+    assert rows[0] == ["metric", "step", "epoch", "value", "index"]
+    rows = [row[:4] for row in rows]
     assert ["loss", "422", "1", "0.2493"] in rows and ["val_loss", "422", "1", "0.0795"] in rows
     points = [(metric, step, value) for metric, step, _, value in rows[1:]]
     assert ("loss", "3000", "4.039") in points and ("val_loss", "3000", "4.0427") in points
@@ -152,9 +154,9 @@ def test_junk_in_a_log_file_is_no_traceback_and_no_broken_point(tmp_path: Path):
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     rows = list(csv.reader(io.StringIO(out.stdout)))
     assert [r for r in rows if r[0] == "loss"] == [
-        ["loss", "1", "", "2.5"],
-        ["loss", "5", "", "-0.5"],
-        ["loss", "6", "", "0.25"],
+        ["loss", "1", "", "2.5", "1"],
+        ["loss", "5", "", "-0.5", "2"],
+        ["loss", "6", "", "0.25", "3"],
     ]
 
 

@@ -8,9 +8,12 @@ time linear in the points it is given, ~700 ms for 100k, so each series is first
 most two points per column (the minimum and maximum of each bucket, so spikes survive): 100k
 points redraw in a few milliseconds (tests/benchmarks/bench_metrics.py).
 
-What the pane shows is pushed in with `show()`: series (objects with `name`, `xs`, `ys`,
-`source`), a standing (`step`, `total`, `epoch`, `epochs`, `rate`, `eta`, `eta_scope`) and the
-ranks' rates. The job screen owns the parsing (tui/logs/progress.py); this only draws.
+What the pane shows is pushed in with `show()`: series (objects with `name`, `xs`, `ys`, `ns`,
+`source` and `stepped`), a standing (`step`, `total`, `epoch`, `epochs`, `rate`, `eta`,
+`eta_scope`) and the ranks' rates. The job screen owns the parsing (tui/logs/progress.py); this
+only draws. The x axis is the printed step where every drawn point has one and the steps never
+go back; else it is the point's index (its line's number among those that gave points), and the
+axis says why: a step the log never printed is never drawn as one.
 """
 
 from __future__ import annotations
@@ -65,15 +68,17 @@ class DecimationCache:
     as long doubles the bucket size and starts again: amortised, each point is read twice)."""
 
     def __init__(self) -> None:
-        self._kept: dict[str, tuple[int, int, list[float], list[float]]] = {}
+        self._kept: dict[tuple[str, bool], tuple[int, int, list[float], list[float]]] = {}
 
-    def points(self, series: Any, buckets: int) -> tuple[list, list]:
-        xs, ys = series.xs, series.ys
+    def points(self, series: Any, buckets: int, by_index: bool = False) -> tuple[list, list]:
+        """The series reduced to about `2 * buckets` points, against its steps or (`by_index`)
+        its points' indexes."""
+        xs, ys = (series.ns if by_index else series.xs), series.ys
         n = len(ys)
         if n <= 2 * buckets:
             return list(xs), list(ys)
         size = 1 << max(0, math.ceil(math.log2(n / buckets)))
-        key = series.name
+        key = (series.name, by_index)
         kept_size, done, out_x, out_y = self._kept.get(key, (0, 0, [], []))
         if kept_size != size or done * size > n or (out_x and out_x[0] != xs[0]):
             done, out_x, out_y = 0, [], []
@@ -108,6 +113,18 @@ def _chart_order(name: str) -> int:
     return 2
 
 
+def axis_label(series: Sequence[Any]) -> str:
+    """What the x axis counts: `step` where every point of these series printed one and the
+    steps only grow; else the points' index, saying why (no step printed, or a step that
+    restarts each epoch)."""
+    drawn = [s for s in series if len(s.ys)]
+    if all(getattr(s, "stepped", True) for s in drawn):
+        return "step"
+    if any(getattr(s, "stepless", 0) for s in drawn):
+        return "log point (no step printed)"
+    return "log point (the step restarts each epoch)"
+
+
 class MetricsChart(PlotextPlot):
     """A line chart of some series against step, decimated to the widget's width."""
 
@@ -121,6 +138,8 @@ class MetricsChart(PlotextPlot):
         self._cache = DecimationCache()
         self.points_drawn = 0
         """Points handed to plotext at the last redraw (after decimation)."""
+        self.x_label = "step"
+        """What the x axis counted at the last redraw."""
 
     def plot(self, series: Sequence[Any]) -> None:
         """Draw these series (at the next refresh)."""
@@ -133,17 +152,20 @@ class MetricsChart(PlotextPlot):
         plt.clear_figure()
         buckets = max(10, self.size.width - 12)
         drawn = 0
+        label = axis_label(self._series)
+        by_index = label != "step"
         for series in self._series:
             if not len(series.ys):
                 continue
-            xs, ys = self._cache.points(series, buckets)
+            xs, ys = self._cache.points(series, buckets, by_index)
             drawn += len(xs)
             # A dense series is dots two to a column: joining them by lines (plot) costs plotext
             # several times more and draws the same picture at this density.
             draw = plt.scatter if len(series.ys) > 2 * buckets else plt.plot
             draw(xs, ys, label=series.name, marker="braille")
         self.points_drawn = drawn
-        plt.xlabel("step")
+        self.x_label = label
+        plt.xlabel(label)
         return super().render()
 
 

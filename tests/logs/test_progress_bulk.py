@@ -90,6 +90,8 @@ def _same(a: ProgressTracker, b: ProgressTracker) -> None:
         assert _bits(one.xs) == _bits(other.xs), name
         assert _bits(one.ys) == _bits(other.ys), name
         assert _bits(one.es) == _bits(other.es), name
+        assert _bits(one.ns) == _bits(other.ns), name
+        assert (one.stepless, one.rewinds) == (other.stepless, other.rewinds), name
     assert a.lines_parsed == b.lines_parsed
     assert a.standing() == b.standing()
     assert a._timed == b._timed and a._epoch_index == b._epoch_index
@@ -200,16 +202,14 @@ def test_line_groups_are_the_lines_readline_gave(block: int, tail: bytes):
 
 
 def _old_rows(tracker: ProgressTracker, lead_of) -> str:
-    """The CSV rows as the CLI formatted them before, a row at a time."""
+    """The CSV rows formatted a row at a time (a step or an epoch not printed: empty)."""
     rows = []
     for series in tracker.series.values():
         lead, xs, es, ys = lead_of(series.name), series.xs, series.es, series.ys
-        for i, (x, y) in enumerate(zip(xs, ys, strict=True)):
-            if not es:
-                rows.append(f"{lead}{int(x) if x.is_integer() else x},,{y!r}\n")
-            else:
-                e = "" if i >= len(es) or math.isnan(es[i]) else str(_number(es[i]))
-                rows.append(f"{lead}{_number(x)},{e},{y!r}\n")
+        for i, (x, y, n) in enumerate(zip(xs, ys, series.ns, strict=True)):
+            step = "" if math.isnan(x) else str(_number(x))
+            e = "" if i >= len(es) or math.isnan(es[i]) else str(_number(es[i]))
+            rows.append(f"{lead}{step},{e},{y!r},{int(n)}\n")
         series.clear()
     return "".join(rows)
 
@@ -225,7 +225,7 @@ def test_metrics_csv_is_the_rows_of_the_per_line_reader(tmp_path: Path, capsys):
     lines += ["step 1 | loss -0.0 | lr 0.0", "step 2 | loss 0.0 | lr -0.0", "step 3 | loss nan"]
     log = tmp_path / "train.log"
     log.write_text("\n".join(lines) + "\n")
-    expected = ["metric,step,epoch,value\n"]
+    expected = ["metric,step,epoch,value,index\n"]
     tracker = ProgressTracker()
     with log.open("rb") as handle:
         for chunk in _old_chunks(handle):
@@ -237,3 +237,20 @@ def test_metrics_csv_is_the_rows_of_the_per_line_reader(tmp_path: Path, capsys):
 
     assert cmd_metrics(Args()) == 0
     assert capsys.readouterr().out == "".join(expected)
+
+
+def test_phase_lines_repeated_read_as_the_per_line_reader():
+    """A line that announces a phase (`Validating...`, a stamped `INFO Validation`) is never
+    passed over as noise of a known shape: each one sets what follows."""
+    lines = []
+    for i in range(GROUP):
+        lines.append(f"step {i} | loss 0.{i % 89 + 10} | lr 0.1")
+        if i % 7 == 3:
+            lines += ["Validating...", f"loss: 0.{i % 13 + 10}, f1: 0.5"]
+        if i % 11 == 5:
+            lines += [f"2024-01-01 10:00:{i % 60:02d} INFO Validation", "loss 0.7 acc 0.5"]
+            lines += [f"2024-01-01 10:00:{i % 60:02d} INFO Training", "loss 0.6 acc 0.6"]
+    data = ("\n".join(lines) + "\n").encode()
+    bulk = _bulk(data)
+    _same(_per_line(data), bulk)
+    assert len(bulk.series["val_loss"].ys) > GROUP // 7 and len(bulk.series["acc"].ys) > 300

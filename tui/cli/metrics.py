@@ -1,12 +1,14 @@
 """`dtrain-tui metrics NAME|PATH [--rank N] [--format csv|json]`: training progress parsed from a
 job's rank log or from a log file (tui/logs/progress.py), for scripts and notebooks.
 
-csv: one row per point (`metric,step,epoch,value`), written as the log is read, so a log of any
-size is printed in bounded memory; json (its points spooled to a temporary folder until the log
-ends, so memory stays bounded too): every series plus where training stands, the rate
-(`steps_per_second`) from the bar, the arrival of steps or the times the lines printed. The log
-is read as it is now (a running job's so far). Exit 2 with one line when the job, the file or
-the log cannot be found.
+csv: one row per point (`metric,step,epoch,value,index`: the step and epoch as the log printed
+them, empty where it printed none, never made up; the index numbers the lines that gave points),
+written as the log is read, so a log of any size is printed in bounded memory; json (its points
+spooled to a temporary file until the log ends, so memory stays bounded too): every series (its
+`step` and `epoch`, null where none was printed, `value`, `index`) plus where training stands,
+the rate (`steps_per_second`) from the bar, the arrival of steps or the times the lines
+printed. The log is read as it is now (a running job's so far). Exit 2 with one line when the
+job, the file or the log cannot be found.
 """
 
 from __future__ import annotations
@@ -161,25 +163,27 @@ class _Rows:
         self.write = sys.stdout.write
         self.started = False
         self.leads: dict[str, str] = {}
-        # a row's cells: `name,` `step` `,,` `value\n`, or `name,` `step` `,` `epoch,` `value\n`
-        self.steps = _Texts(_step_text)
+        # a row's cells: `name,` `step` `,,` `value,` `index\n`, or `name,` `step` `,` `epoch,`
+        # `value,` `index\n` (a step the log did not print is empty: NaN is never kept)
+        self.steps = _Texts(_epoch_text)
         self.epochs = _Texts(lambda e: _epoch_text(e) + ",")
-        self.values = _Texts(lambda y: repr(y) + "\n")
+        self.values = _Texts(lambda y: repr(y) + ",")
 
     def flush(self) -> None:
         rows: list[str] = []
         if not self.started:
-            rows.append("metric,step,epoch,value\n")
+            rows.append("metric,step,epoch,value,index\n")
             self.started = True
-        shared: tuple[array, list[str]] | None = None  # the metrics of a line share its step
+        shared: tuple[array, list[str], list[str]] | None = None  # a line's metrics share it
         for series in self.tracker.series.values():
             if not (n := len(series.ys)):
                 continue
             if (lead := self.leads.get(series.name)) is None:
                 lead = self.leads[series.name] = _csv_name(series.name)
-            if shared is None or series.xs != shared[0]:
-                shared = series.xs, self._steps(series.xs)
-            width = 5 if series.es else 4
+            if shared is None or series.ns != shared[0]:  # the same lines: the same steps
+                indexes = [f"{int(i)}\n" for i in series.ns]
+                shared = series.ns, self._steps(series.xs, series.stepless), indexes
+            width = 6 if series.es else 5
             cells = [lead] * (width * n)
             cells[1::width] = shared[1]
             if series.es:
@@ -188,14 +192,15 @@ class _Rows:
                 cells[3::width] = es + [","] * (n - len(es))
             else:  # no epoch known
                 cells[2::width] = [",,"] * n
-            cells[width - 1 :: width] = map(self.values.__getitem__, series.ys)
+            cells[width - 2 :: width] = map(self.values.__getitem__, series.ys)
+            cells[width - 1 :: width] = shared[2]
             rows += cells
         for series in self.tracker.series.values():
             series.clear()
         self.write("".join(rows))
 
-    def _steps(self, xs: array) -> list[str]:
-        if all(map(float.is_integer, xs)):
+    def _steps(self, xs: array, stepless: int) -> list[str]:
+        if not stepless and all(map(float.is_integer, xs)):
             return list(map(str, map(int, xs)))
         return list(map(self.steps.__getitem__, xs))
 
@@ -208,46 +213,49 @@ def _csv_name(name: str) -> str:
 
 
 class _Spool:
-    """The JSON's points, kept on disk until they are written: after each chunk every series'
-    steps, epochs and values go to three files of doubles and leave memory, so a log of
-    millions of points is printed in bounded memory (the JSON groups each series' points,
-    which only the end of the log completes)."""
+    """The JSON's points, kept on disk until they are written: once the tracker holds `SPILL`
+    points, every series' steps, epochs and values are appended to one file of doubles and leave
+    memory, so a log of millions of points is printed in bounded memory (the JSON groups each
+    series' points, which only the end of the log completes). One file for every series: a
+    file per series ran out of descriptors past a few hundred series (per-layer norms)."""
 
     def __init__(self, tracker) -> None:
         self.tracker = tracker
-        self.folder: tempfile.TemporaryDirectory[str] | None = None
-        self.files: dict[str, tuple[BinaryIO, BinaryIO, BinaryIO]] = {}
+        self.file: BinaryIO | None = None
+        self.chunks: dict[str, array] = {}
+        """Each series' chunks in the file: (offset, points) pairs, flat."""
 
     def __enter__(self) -> _Spool:
-        self.folder = tempfile.TemporaryDirectory(prefix="dtrain-tui-metrics-")
+        self.file = tempfile.TemporaryFile(prefix="dtrain-tui-metrics-")
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        for files in self.files.values():
-            for f in files:
-                f.close()
-        if self.folder is not None:
-            self.folder.cleanup()
+        if self.file is not None:
+            self.file.close()
 
     def flush(self) -> None:
-        assert self.folder is not None
+        if sum(len(series.ys) for series in self.tracker.series.values()) >= SPILL:
+            self._spill()
+
+    def _spill(self) -> None:
+        f = self.file
+        assert f is not None
+        f.seek(0, io.SEEK_END)
         for key, series in self.tracker.series.items():
-            if key not in self.files:
-                base = Path(self.folder.name) / str(len(self.files))
-                self.files[key] = tuple(  # type: ignore[assignment]
-                    open(f"{base}.{part}", "w+b")  # noqa: SIM115 (closed by __exit__)
-                    for part in ("x", "e", "y")
-                )
-            xs, es, ys = self.files[key]
-            series.xs.tofile(xs)
+            if not (n := len(series.ys)):
+                continue
+            self.chunks.setdefault(key, array("q")).extend((f.tell(), n))
+            series.ns.tofile(f)
+            series.xs.tofile(f)
             epochs = array("d", series.es)  # NaN where none was known
-            epochs.extend([math.nan] * (len(series.ys) - len(epochs)))
-            epochs.tofile(es)
-            series.ys.tofile(ys)
+            epochs.extend([math.nan] * (n - len(epochs)))
+            epochs.tofile(f)
+            series.ys.tofile(f)
             series.clear()
 
     def write_json(self, job: str | None, log: str) -> None:
         """The JSON object, written series by series from the spool."""
+        self._spill()
         standing = self.tracker.standing()
         head = {
             "job": job,
@@ -261,46 +269,53 @@ class _Spool:
             },
         }
         write = sys.stdout.write
-        steps, values = _Texts(_step_text), _Texts(repr)
-        epochs = _Texts(lambda e: "null" if math.isnan(e) else _step_text(e))
+        values = _Texts(repr)
+        steps = _Texts(lambda e: "null" if math.isnan(e) else _step_text(e))  # NaN: not printed
         write(json.dumps(head, indent=1)[:-2] + ',\n "series": {')
         for n, (key, series) in enumerate(self.tracker.series.items()):
-            xs, es, ys = self.files.get(key, (None, None, None))
+            chunks = self.chunks.get(key, array("q"))
             write(",\n" if n else "\n")
             write(f'  {json.dumps(series.name)}: {{"source": {json.dumps(series.source)}, ')
             write(f'"validation": {json.dumps(series.validation)}, "step": [')
-            _write_numbers(xs, steps.__getitem__)
+            self._write_numbers(chunks, 1, steps.__getitem__, nan="null")
             write('], "epoch": [')
-            _write_numbers(es, epochs.__getitem__, nan="null")
+            self._write_numbers(chunks, 2, steps.__getitem__, nan="null")
             write('], "value": [')
-            _write_numbers(ys, values.__getitem__)
+            self._write_numbers(chunks, 3, values.__getitem__)
+            write('], "index": [')
+            self._write_numbers(chunks, 0, None)  # whole numbers
             write("]}")
         write("\n }\n}\n")
 
+    def _write_numbers(self, chunks: array, part: int, text, nan: str | None = None) -> None:
+        """One column (0 indexes, 1 steps, 2 epochs, 3 values) of a series' chunks,
+        comma-separated, a block at a time (a block all NaN, as a series without epochs has,
+        written as `nan` at once: NaN is no key to remember)."""
+        f = self.file
+        assert f is not None
+        first = True
+        for at in range(0, len(chunks), 2):
+            offset, count = chunks[at], chunks[at + 1]
+            f.seek(offset + part * count * _DOUBLE)
+            while count:
+                block = array("d")
+                block.fromfile(f, min(count, _BLOCK))
+                count -= len(block)
+                if text is None:  # indexes: whole, each a new number (no text to look up)
+                    texts = map(str, map(int, block))
+                elif nan is not None and all(map(math.isnan, block)):
+                    texts = [nan] * len(block)
+                else:
+                    texts = map(text, block)
+                sys.stdout.write(("" if first else ", ") + ", ".join(texts))
+                first = False
 
+
+SPILL = 1 << 18
+"""Points the tracker may hold before they go to the spool (8 bytes each, three times over)."""
 _BLOCK = 1 << 16
 """Doubles read back from the spool at a time."""
-
-
-def _write_numbers(f: BinaryIO | None, text, nan: str | None = None) -> None:
-    """One spool file's doubles, comma-separated, a block at a time (a block all NaN, as a
-    series without epochs has, written as `nan` at once: NaN is no key to remember)."""
-    if f is None:
-        return
-    f.seek(0)
-    first = True
-    while True:
-        block = array("d")
-        with contextlib.suppress(EOFError):  # the last, shorter block: fromfile keeps it
-            block.fromfile(f, _BLOCK)
-        if not block:
-            return
-        if nan is not None and all(map(math.isnan, block)):
-            texts = [nan] * len(block)
-        else:
-            texts = map(text, block)
-        sys.stdout.write(("" if first else ", ") + ", ".join(texts))
-        first = False
+_DOUBLE = array("d").itemsize
 
 
 async def _close(source) -> None:

@@ -20,11 +20,23 @@ import time
 from array import array
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from itertools import islice
+from operator import lt
 
-from tui.logs.progress_line import DIGIT, MAX_LINE, Progress, StreamState, hinted, read_line
-from tui.logs.progress_names import is_eval, metric_name
+from tui.logs.progress_line import (
+    DIGIT,
+    MAX_LINE,
+    Progress,
+    StreamState,
+    hinted,
+    phase,
+    read_line,
+)  # fmt: skip
+from tui.logs.progress_names import metric_name
+from tui.logs.progress_series import Series, _epochs_of, merge_series
 from tui.logs.progress_shapes import ShapeCache
+from tui.logs.progress_templates import Recurrence, template
 
 __all__ = [
     "MAX_LINE", "LineReader", "Progress", "ProgressTracker", "Series", "Standing",
@@ -61,6 +73,8 @@ class LineReader:
                 if _has_digit(line) is None:
                     return read_line(line, state)  # no number: at most a table's header
                 if not hinted(line):
+                    if (said := phase(line)) is not None:  # `2024-… INFO Validation`
+                        state.evaluating = said
                     return None  # most lines
             return self._shaped(line, state)
         except (ValueError, OverflowError, RecursionError, MemoryError):
@@ -68,61 +82,6 @@ class LineReader:
 
 
 # ---- a log's series and where training stands ------------------------------------------------
-
-
-@dataclass
-class Series:
-    """One metric's points: x (the step, or the point's number when no step is known), y."""
-
-    name: str
-    xs: array = field(default_factory=lambda: array("d"))
-    ys: array = field(default_factory=lambda: array("d"))
-    source: str = "log"
-    """Where the points came from: "log" (parsed here) or "mlflow" (the job's tracking store)."""
-    es: array = field(default_factory=lambda: array("d"))
-    """The epoch at each point (NaN where none was known); empty for series without epochs."""
-
-    @property
-    def last(self) -> float | None:
-        return self.ys[-1] if self.ys else None
-
-    @property
-    def validation(self) -> bool:
-        """Evaluation points (a `val_…` series), kept apart from training's."""
-        return self.name.startswith("val_") or is_eval(self.name)
-
-    def add(self, x: float, y: float, epoch: float | None = None) -> None:
-        self.xs.append(x)
-        self.ys.append(y)
-        es = self.es
-        if es:  # once a point had an epoch, every point has one (NaN: none known)
-            es.append(math.nan if epoch is None else epoch)
-        elif epoch is not None:
-            es.extend([math.nan] * (len(self.ys) - 1))
-            es.append(epoch)
-
-    def extend(self, xs: list[float], ys: list[float], epochs: list[float] | None) -> None:
-        """`add` for many points at once (`epochs`: each point's, or None: none known)."""
-        before = len(self.ys)
-        self.xs.fromlist(xs)
-        self.ys.fromlist(ys)
-        es = self.es
-        if epochs is not None:
-            if not es:
-                es.fromlist([math.nan] * before)
-            es.fromlist(epochs)
-        elif es:
-            es.fromlist([math.nan] * len(ys))
-
-    def epoch_at(self, i: int) -> float | None:
-        """The epoch of point `i`, when known."""
-        if i < len(self.es) and not math.isnan(self.es[i]):
-            return self.es[i]
-        return None
-
-    def clear(self) -> None:
-        """Forget the points (a caller that wrote them out and keeps memory bounded)."""
-        del self.xs[:], self.ys[:], self.es[:]
 
 
 @dataclass(frozen=True)
@@ -162,6 +121,7 @@ class ProgressTracker:
         self.lines_parsed = 0
         """Lines that reported progress."""
         self._step: int | None = None  # the global step
+        self._printed_step: int | None = None  # the step as the log printed it (a point's x)
         self._total: int | None = None
         self._epoch: float | None = None
         self._epochs: int | None = None
@@ -176,6 +136,9 @@ class ProgressTracker:
         """Reads this log's lines in order (tui/logs/progress_bulk.py shares its shapes)."""
         self._first_epoch: float | None = None
         self._timed: list[tuple[float, int]] = []  # the first and the last timed step
+        self.recurrence = Recurrence()
+        """Which names are series: a known metric's, or one whose line's template recurred
+        (tui/logs/progress_templates.py); the others' points are held."""
 
     def feed(self, lines: list[str] | tuple[str, ...], now: float | None = None) -> int:
         """Take complete lines; how many reported progress."""
@@ -186,21 +149,21 @@ class ProgressTracker:
             if progress is None or progress.kind == "ignored":
                 continue
             found += 1
-            self._apply(progress, now, add_points=True)
+            self._apply(progress, now, True, line)
         self.lines_parsed += found
         return found
 
-    def feed_progress(self, progress: Progress, now: float | None = None) -> None:
+    def feed_progress(self, progress: Progress, line: str, now: float | None = None) -> None:
         """Take what one complete line reported, read elsewhere (a plan over its bytes)."""
-        self._apply(progress, now, add_points=True)
+        self._apply(progress, now, True, line)
         self.lines_parsed += 1
 
     def feed_partial(self, text: str, now: float | None = None) -> None:
         """Take the unfinished last line (a bar being redrawn): step and rate, no points."""
         if text and (progress := parse_line(text)) is not None and progress.kind != "ignored":
-            self._apply(progress, now, add_points=False)
+            self._apply(progress, now, False, text)
 
-    def _apply(self, p: Progress, now: float | None, add_points: bool) -> None:
+    def _apply(self, p: Progress, now: float | None, add_points: bool, line: str) -> None:
         if p.epochs is not None:
             self._epochs = p.epochs
         if p.epoch is not None:
@@ -208,7 +171,7 @@ class ProgressTracker:
         if p.epoch_index is not None:
             self._epoch_index = p.epoch_index
         if p.step is not None:
-            step, total = p.step, p.total
+            step, total, printed = p.step, p.total, p.step
             if p.kind == "tqdm" and total is not None:
                 if total < self._bar_total and not p.per_epoch:
                     step = None  # a smaller bar (evaluation) does not move training's step
@@ -223,7 +186,7 @@ class ProgressTracker:
                         self._bar_rate, self._bar_left = p.rate, p.left
                 elif p.kind == "tqdm":
                     self._bar_rate, self._bar_left = p.rate, p.left
-                self._step = step
+                self._step, self._printed_step = step, printed
                 if total is not None:
                     self._total = total
                 self._arrived(step, time.monotonic() if now is None else now)
@@ -231,12 +194,20 @@ class ProgressTracker:
                     self._printed(p.at, step)
         if add_points and p.values:
             self._count += 1
-            x = float(self._step) if self._step is not None else float(self._count)
+            n = float(self._count)
+            x = math.nan if self._printed_step is None else float(self._printed_step)
+            key = None
             for name, value in p.values.items():
                 series = self.series.get(name)
                 if series is None:
+                    key = template(line) if key is None else key
+                    points = self.recurrence.hold(name, key, (x, value, self._epoch, n))
+                    if points is None:
+                        continue  # not a series (yet): its line's template has not recurred
                     series = self.series[name] = Series(name, source=self.source)
-                series.add(x, value, self._epoch)
+                    for point in points[:-1]:
+                        series.add(*point)
+                series.add(x, value, self._epoch, n)
 
     def take_run(
         self,
@@ -267,23 +238,30 @@ class ProgressTracker:
         if steps is not None:
             if total is not None:
                 self._total = total
-            self._step = int(steps[-1])
+            self._step = self._printed_step = int(steps[-1])
             self._arrived(self._step, time.monotonic() if now is None else now)
         if values:
+            rewinds = 0
             if steps is not None:
                 xs = steps
-            elif self._step is not None:
-                xs = [float(self._step)] * n
+                rewinds = sum(map(lt, islice(steps, 1, None), steps))
+            elif self._printed_step is not None:
+                xs = [float(self._printed_step)] * n
             else:
-                xs = list(map(float, range(self._count + 1, self._count + n + 1)))
+                xs = [math.nan] * n
+            stepless = steps is None and self._printed_step is None
+            ns = list(map(float, range(self._count + 1, self._count + n + 1)))
             self._count += n
             es = epochs
             if es is None and self._epoch is not None:
                 es = [self._epoch] * n
             for name, ys in values:
                 if (series := self.series.get(name)) is None:
+                    # the run's lines share one template: it recurs (n > 1), a series
                     series = self.series[name] = Series(name, source=self.source)
-                series.extend(xs, ys, es)
+                    for point in self.recurrence.admit(name):
+                        series.add(*point)
+                series.extend(xs, ys, es, ns, stepless, rewinds)
         self.lines_parsed += n
 
     def printed_run(self, steps: list[float], printed_at: Callable[[int], float | None]) -> None:
@@ -312,21 +290,26 @@ class ProgressTracker:
         its end, whose head was read afterwards); what the head knew that this does not (the
         epochs in all, say) is kept too."""
         merged: dict[str, Series] = {}
+        shift = head._count  # this tracker's points come after the head's
+        for mine in self.series.values():
+            mine.ns = array("d", [n + shift for n in mine.ns])
         for name, older in head.series.items():
             mine = self.series.get(name)
             xs, ys = array("d", older.xs), array("d", older.ys)
-            es = _epochs_of(older)
+            es, ns = _epochs_of(older), array("d", older.ns)
             if mine is not None:
                 xs.extend(mine.xs)
                 ys.extend(mine.ys)
                 es.extend(_epochs_of(mine))
+                ns.extend(mine.ns)
             if all(math.isnan(e) for e in es):
                 es = array("d")
-            merged[name] = Series(name, xs, ys, self.source, es)
+            merged[name] = Series(name, xs, ys, self.source, es, ns)
         for name, mine in self.series.items():
             merged.setdefault(name, mine)
         self.series = merged
         self.lines_parsed += head.lines_parsed
+        self._count += shift
         for attr in ("_epochs", "_total", "_per_epoch_total"):
             if getattr(self, attr) is None:
                 setattr(self, attr, getattr(head, attr))
@@ -388,30 +371,6 @@ class ProgressTracker:
         if t1 - t0 < 1.0 or s1 <= s0:
             return None
         return (s1 - s0) / (t1 - t0)
-
-
-def _epochs_of(series: Series) -> array:
-    """A series' epochs, one per point (NaN where none was known)."""
-    es = array("d", series.es)
-    es.extend([math.nan] * (len(series.ys) - len(es)))
-    return es
-
-
-def merge_series(*groups: dict[str, Series]) -> dict[str, Series]:
-    """Series from several sources in one map; a name found in more than one source is
-    labelled by source (`loss (log)`, `loss (mlflow)`) so neither hides the other."""
-    seen: dict[str, list[Series]] = {}
-    for group in groups:
-        for series in group.values():
-            seen.setdefault(series.name, []).append(series)
-    merged: dict[str, Series] = {}
-    for name, found in seen.items():
-        if len(found) == 1:
-            merged[name] = found[0]
-            continue
-        for series in found:
-            merged[f"{name} ({series.source})"] = replace(series, name=f"{name} ({series.source})")
-    return merged
 
 
 STRAGGLER_GAP = 0.2

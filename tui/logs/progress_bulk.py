@@ -25,7 +25,7 @@ from typing import BinaryIO
 
 from tui.logs.progress import ProgressTracker
 from tui.logs.progress_fields import stamp
-from tui.logs.progress_line import DIGIT, MAX_LINE, hinted
+from tui.logs.progress_line import DIGIT, MAX_LINE, hinted, phase
 from tui.logs.progress_shapes import MANY_SHAPES, SHAPE, fits_bytes
 
 GROUP = 4096
@@ -123,10 +123,11 @@ class BulkReader:
                 text = _text(lines[at])
                 numberless = DIGIT.search(text) is None
                 noise = state.header is None and (numberless or not hinted(text))
-                if not noise or numberless:  # a line without a number may be a table's header
+                said = phase(text) if noise else None  # `Validating...`: what lines follow
+                if not noise or numberless or said is not None:  # or a table's header
                     tracker.feed((text,), now)
                     table = trusted[state.evaluating, state.epoch is None]
-                if noise and state.header is None:  # no progress, nor any line of its shape
+                if noise and state.header is None and said is None:  # no progress, nor any
                     if len(passed) >= _PASSED:
                         passed.clear()
                     passed.add(shape)
@@ -163,11 +164,11 @@ class BulkReader:
         tracker, state = self.tracker, self.state
         for at, raw in enumerate(run):
             try:
-                progress = plan.read(raw.decode(), state)
+                progress = plan.read(text := raw.decode(), state)
             except _RAISES:
                 tracker.feed([raw.decode() for raw in run[at + 1 :]], now)
                 return
-            tracker.feed_progress(progress, now)
+            tracker.feed_progress(progress, text, now)
 
     def _columns(self, plan, run: list[bytes], now: float | None) -> bool:
         """The run read a column at a time: False (nothing done) where a line would read

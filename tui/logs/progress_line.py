@@ -54,6 +54,31 @@ MAX_LINE = 20_000
 """Longer lines are not progress (a dump, a binary blob): skipped without a look."""
 
 
+_PHASE_WORD = re.compile(r"[a-z]{2,}")
+_PHASE_WORDS = 6
+"""A line that only says which phase follows is short: `***** Running Evaluation *****`,
+`Validating...`, `Test results:`, `[INFO] Validation`, `TRAIN`."""
+
+
+def phase(line: str) -> bool | None:
+    """What a line that names a phase and reports nothing says follows: True evaluation
+    (validation, test), False training, None neither (most lines: a substring test). A line
+    with a metric word (`Validation loss decreased (inf --> 38.3)`) reports, not announces."""
+    low = line.lower()
+    if ("val" not in low and "test" not in low and "train" not in low) or len(line) > 200:
+        return None
+    words = _PHASE_WORD.findall(_STAMP_LEAD.sub("", low))
+    if not words or len(words) > _PHASE_WORDS or any(names.is_metric_name(w) for w in words):
+        return None
+    evaluating = any(w in names.EVAL_WORDS for w in words)
+    if evaluating == any(w in names.TRAIN_WORDS for w in words):
+        return None  # neither, or both (`Will train until validation_1-logloss …`)
+    return evaluating
+
+
+_STAMP_LEAD = re.compile(r"^[\W\d_]*(?:[a-z]\d{4}\b)?[\W\d_]*(?:info|warning|debug)?\b", re.I)
+
+
 def hinted(line: str) -> bool:
     """The line holds a word progress is printed with (the rest, most lines, is skipped at once:
     chained substring tests on the lower-cased line cost well under a microsecond)."""
@@ -138,10 +163,15 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
         if row is not None:
             return _finish(row, line, state, kind="table")
     if DIGIT.search(line) is None:
-        if state is not None and is_header(line):
-            state.header = line.split()
+        if state is not None:
+            if is_header(line):
+                state.header = line.split()
+            elif (said := phase(line)) is not None:
+                state.evaluating = said
         return None
     if not hinted(line):
+        if state is not None and (said := phase(line)) is not None:
+            state.evaluating = said
         return None
     if "{" in line and "}" in line and (found := dict_fields(line)) is not None:
         return _finish(found, line, state, kind="dict")

@@ -92,6 +92,22 @@ def is_known(name: str) -> bool:
     )
 
 
+_METRIC_WORD = re.compile(
+    r"(?:loss\w*|\w+loss|acc\d*|accu|accuracy|top\d+|ppl|perplexity|lr|f1|auc|mae|mse|rmse|wer"
+    r"|cer|bleu|precision|recall|map|dice|iou|nll|kl|psnr|ssim|cost|xent)"
+)
+
+
+@lru_cache(maxsize=8192)
+def is_metric_name(name: str) -> bool:
+    """A series' name that says it is a metric people print, word for word (`loss`, `val_acc1`,
+    `learning_rate` → `lr`, `grad_norm`): a series at its first point. Stricter than `is_known`
+    (which reads a line's keys): `accelerate_debug_mode` is no accuracy."""
+    return any(_METRIC_WORD.fullmatch(w) for w in words_of(name)) or (
+        name.endswith("grad_norm") or name.endswith("gnorm")
+    )
+
+
 @lru_cache(maxsize=8192)
 def is_eval(name: str) -> bool:
     return any(w in EVAL_WORDS for w in words_of(name))

@@ -232,6 +232,40 @@ def score(streams: list[Stream], half: str | None = None) -> Score:
     return result
 
 
+def false_series(streams: list[Stream], half: str | None = None) -> list[str]:
+    """The series a stream's tracker made (`dtrain-tui metrics`, the chart) whose every point
+    came from lines that report nothing at all (`=> -`: a banner, a configuration, noise), as
+    `key name`; evaluation series (`val_…`) aside, since a Dev/Test summary is labelled `-`
+    where it has no loss."""
+    sys.path.insert(0, str(ROOT))
+    from tui.logs.progress import ProgressTracker
+
+    halves = split(streams)
+    found: list[str] = []
+    for stream in streams:
+        if half is not None and halves[stream.key] != half:
+            continue
+        tracker, origin = ProgressTracker(), []  # origin[i]: the line of the i+1-th point line
+        sizes: dict[str, list[int]] = {}  # an older tracker's (no index): the line of each point
+        for at, line in enumerate(stream.lines):
+            before = tracker._count
+            tracker.feed([line.text], now=0.0)
+            origin.extend([at] * (tracker._count - before))
+            for name, series in tracker.series.items():
+                sizes.setdefault(name, []).extend(
+                    [at] * (len(series.ys) - len(sizes.get(name, [])))
+                )
+        for name, series in tracker.series.items():
+            if hasattr(series, "ns"):
+                lines = [stream.lines[origin[int(n) - 1]] for n in series.ns]
+            else:
+                lines = [stream.lines[at] for at in sizes[name]]
+            empty = all(x.loss is x.step is x.epoch is x.val is None for x in lines)
+            if empty and not series.validation:
+                found.append(f"{stream.key} {series.name}")
+    return found
+
+
 def main(argv: list[str]) -> None:
     streams = load()
     if "--write-split" in argv:
@@ -241,10 +275,13 @@ def main(argv: list[str]) -> None:
     print(f"{lines} lines in {len(streams)} streams from {len(sources)} pages")
     for half in ("dev", "test"):
         result = score(streams, half)
-        print(f"{half:>4}: {result.summary()}")
+        falses = false_series(streams, half)
+        print(f"{half:>4}: {result.summary()}; false series {len(falses)}")
         if half == "dev" and "--misses" in argv:
             for miss in result.misses:
                 print("  " + miss)
+            for name in falses:
+                print("  false series: " + name)
 
 
 if __name__ == "__main__":
