@@ -23,6 +23,18 @@ import yaml
 
 SCRIPTS = Path(__file__).parent / "data" / "scripts"
 ADVISORY = {"unguarded_log", "no_init_timeout", "horovod_lr_not_scaled"}
+ROUND_THREE = {
+    "download_race",
+    "checkpoint_node_local",
+    "run_dir_per_process",
+    "default_runs_nothing",
+    "default_path_none",
+    "default_device_cpu",
+    "seed_per_process",
+    "zero_batches_per_rank",
+}
+"""Ids issue 38 added: scored only on cases read again for them (truth.yaml's `vocabulary: 3`);
+elsewhere set aside and counted, since their labels were written before the ids existed."""
 SLACK = 3
 
 
@@ -33,6 +45,7 @@ class Case:
     file: str
     plan: dict[str, Any]
     problems: list[dict[str, Any]]
+    vocabulary: int = 2
 
     @property
     def folder(self) -> Path:
@@ -58,6 +71,8 @@ class Score:
     false_alarms: list[str] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
     slowest: float = 0.0
+    unlabelled: int = 0
+    """Findings of ROUND_THREE ids on cases labelled before those ids existed."""
 
     @property
     def precision(self) -> float:
@@ -76,12 +91,16 @@ class Score:
             f"{name}: precision {self.hits}/{found} ({self.precision:.0%}), "
             f"recall {self.hits}/{wanted} ({self.recall:.0%}), "
             f"slowest script {self.slowest:.2f} s CPU"
+            + (f", {self.unlabelled} findings of ids not labelled there" if self.unlabelled else "")
         )
 
 
 def cases() -> list[Case]:
     truth = yaml.safe_load((SCRIPTS / "truth.yaml").read_text(encoding="utf-8"))
-    return [Case(c["file"], c.get("plan") or {}, c.get("problems") or []) for c in truth["cases"]]
+    return [
+        Case(c["file"], c.get("plan") or {}, c.get("problems") or [], c.get("vocabulary", 2))
+        for c in truth["cases"]
+    ]
 
 
 def halves() -> dict[str, set[str]]:
@@ -115,6 +134,9 @@ def score(case: Case, tree: Any, into: Score) -> None:
     start = time.process_time()  # CPU seconds: other work on the machine does not count
     got = findings(case, tree)
     into.slowest = max(into.slowest, time.process_time() - start)
+    if case.vocabulary < 3:
+        into.unlabelled += sum(f[2] in ROUND_THREE for f in got)
+        got = [f for f in got if f[2] not in ROUND_THREE]
     free = list(got)
     items = sorted(case.problems, key=lambda p: p.get("line") is None)
     for item in items:

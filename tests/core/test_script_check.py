@@ -3,12 +3,14 @@ plan's expected findings, by what they are about, and nothing else (no false pos
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from tests.core.script_corpus import ROUND_THREE
 from tui.core.presets import samples_dir
 from tui.core.script_check import ScriptProblem, check_source
 from tui.core.spec import JobSpec
@@ -34,7 +36,8 @@ TABLE = [
 @pytest.mark.parametrize(("name", "fields", "expected"), TABLE)
 def test_real_scripts_get_exactly_the_expected_findings(name, fields, expected):
     report = check_source((SCRIPTS / name).read_text(encoding="utf-8"), JobSpec(**fields), name)
-    got = [f.what for f in report.findings]
+    # the table was written before issue 38's ids, as the corpus cases without `vocabulary: 3`
+    got = [f.what for f in report.findings if f.rule not in ROUND_THREE]
     assert len(got) == len(expected), got
     for what, about in zip(got, expected, strict=True):
         assert about in what
@@ -75,3 +78,32 @@ def test_the_check_command_exits_0_clean_1_with_findings_2_on_bad_input(tmp_path
     assert found.returncode == 1 and "MultiWorkerMirroredStrategy" in found.stdout
     missing = check("--set", "script=nope.py")
     assert missing.returncode == 2 and missing.stderr.startswith("dtrain-tui: error: check:")
+
+
+def test_check_takes_the_script_as_people_type_it(tmp_path: Path):
+    """`check train.py` and `check FOLDER/train.py` (the folder is the code folder, its helper
+    modules read); `--json` as with --set script=."""
+    folder = tmp_path / "src"
+    folder.mkdir()
+    (folder / "train.py").write_text("import helper\nhelper.setup()\n", encoding="utf-8")
+    (folder / "helper.py").write_text(
+        "import torch.distributed as dist\ndef setup():\n    dist.init_process_group('nccl')\n",
+        encoding="utf-8",
+    )
+
+    def check(*args: str, cwd: Path = tmp_path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tui", "check", *args],
+            capture_output=True, text=True, cwd=cwd, timeout=60,
+        )  # fmt: skip
+
+    here = check("train.py", "--json", cwd=folder)
+    typed = check("src/train.py", "--json")
+    assert here.returncode == typed.returncode == 1, here.stderr + typed.stderr
+    rules = {f["rule"] for f in json.loads(typed.stdout)}
+    assert "no_process_group" not in rules  # src/helper.py was read: src is the code folder
+    assert rules == {f["rule"] for f in json.loads(here.stdout)}
+    assert all(f["file"].startswith("src/") for f in json.loads(typed.stdout))
+    missing = check("src/nope.py")
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1
+    assert "nope.py" in missing.stderr and "Traceback" not in missing.stderr

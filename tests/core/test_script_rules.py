@@ -215,7 +215,12 @@ def test_deepspeed_config_given_twice_and_a_batch_the_ranks_cannot_split():
         "engine.save_checkpoint('ckpt')\n"
     )
     found = rules(source, **DS)
-    assert found == {"deepspeed_config_twice": [5], "batch_not_divisible": [4]}
+    # (and the engine's ZeRO parts saved into ./ckpt, each node's own: issue 38)
+    assert found == {
+        "deepspeed_config_twice": [5],
+        "batch_not_divisible": [4],
+        "checkpoint_node_local": [6],
+    }
 
 
 def test_tensorflow_cluster_clashes():

@@ -1,4 +1,7 @@
-"""`dtrain-tui check [inputs]`: what the training script lacks for its distributed plan.
+"""`dtrain-tui check [SCRIPT] [inputs]`: what the training script lacks for its distributed plan.
+
+SCRIPT is what people type (`check train.py`, `check src/train.py`): the script, with its own
+folder as the code folder unless the inputs name one that holds it (then its path inside it).
 
 Reads the script with `ast` (never imports or runs it), with the modules of its code folder it
 imports, tries the plan's arguments on its command-line parser, and prints each finding with
@@ -23,6 +26,13 @@ def add_parser(sub) -> None:
         "check",
         help="read the training script (never run) and say what it lacks for this plan",
     )
+    p.add_argument(
+        "path",
+        nargs="?",
+        metavar="SCRIPT",
+        help="the training script (FOLDER/SCRIPT: FOLDER is the code folder); "
+        "the same as --set code=FOLDER --set script=SCRIPT",
+    )
     add_inputs(p)
     p.add_argument(
         "--json",
@@ -38,9 +48,12 @@ def cmd_check(args: argparse.Namespace) -> int:
     from tui.core.script_check import ScriptProblem, check_file
     from tui.core.spec import is_remote
 
-    spec = load_spec(args)
-    if spec.command is not None:
-        raise CliError("check: this job runs a full command; name its script with --set script=")
+    named_code = bool(args.preset or args.spec or args.job) or any(
+        s.strip().startswith("code=") for s in args.sets
+    )
+    spec = _with_script(load_spec(args), args.path, named_code)
+    if spec.command is not None and args.path is None:
+        raise CliError("check: this job runs a full command; name its script: check SCRIPT")
     if spec.code is not None and is_remote(spec.code):
         raise CliError(f"check: code {spec.code} is not on this machine")
     folder = Path(spec.code or ".")
@@ -64,6 +77,37 @@ def cmd_check(args: argparse.Namespace) -> int:
     for note in report.notes:
         console.print(f"  [green]✓[/] {escape(note)}")
     return 1 if report.findings else 0
+
+
+def _with_script(spec, path: str | None, named_code: bool):
+    """`spec` checking the script at `path` as typed: inside a code folder the inputs name, its
+    path there; else the script's own folder is the code folder (Azure ML uploads it, and the
+    script's imports resolve there as `python FOLDER/SCRIPT` resolves them)."""
+    from pydantic import ValidationError
+
+    from tui.cli.inputs import argv_text
+    from tui.core.spec import friendly, is_remote
+
+    if path is None:
+        return spec
+    try:
+        path = argv_text(path)
+    except ValueError as err:
+        raise CliError(f"check: {err}") from None
+    typed = Path(path)
+    changes: dict[str, object] = {}
+    if named_code and spec.code is not None and not is_remote(spec.code):
+        inside = typed.resolve(strict=False)
+        code = Path(spec.code).resolve(strict=False)
+        if inside.is_relative_to(code):
+            changes["script"] = inside.relative_to(code).as_posix()
+    if "script" not in changes:
+        changes["code"] = str(typed.parent) if str(typed.parent) != "." else None
+        changes["script"] = typed.name
+    try:
+        return spec.with_changes(**changes)
+    except ValidationError as err:
+        raise CliError(f"check: {friendly(err)}") from None
 
 
 def _gpus(target: str) -> bool:

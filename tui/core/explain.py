@@ -195,6 +195,14 @@ def explain(
             f"On this machine every simulated node is 127.0.0.1 and MASTER_PORT is a free port "
             f"({target.master_port})."
         )
+    if spec.instances > 1:
+        out.append(
+            "Each node runs in its own copy of the code folder, on its own disk"
+            + (" (here too: one folder per simulated node)" if target.kind == "local" else "")
+            + ": what one node writes there the others do not see. Shared while the job runs: "
+            "mounted inputs and outputs; outputs/ is gathered after it (one name from two "
+            "nodes: the last upload wins)."
+        )
     out += registry.get(spec.framework).explain(spec, sku, target, launcher)
     if sku and n > 1 and sku.nccl_can_use_infiniband:
         out.append(

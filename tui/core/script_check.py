@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,9 +32,11 @@ from tui.core.script_facts import (
     ScriptProblem,
     ScriptReport,
 )
+from tui.core.script_files import file_rules
 from tui.core.script_flow import Flow
 from tui.core.script_rank import rank_valued
 from tui.core.script_read import MOST_BYTES, helpers, parse, read_script
+from tui.core.script_values import value_rules
 from tui.core.spec import JobSpec, is_remote
 from tui.frameworks import registry
 
@@ -82,13 +84,39 @@ def _check(
             report.notes.append(note)
             for rule in library.takeover_rules:
                 report.findings += rule(src, plan)
+            report.findings += _new(
+                report.findings, [*file_rules(src, plan), *value_rules(src, plan)]
+            )
             return report
     report.notes += framework.script_notes(src)
     for rule in framework.script_rules:
         report.findings += rule(src, plan)
+    report.findings += _new(report.findings, _generic(src, plan))
     if not report.findings:
         report.notes.append("it has what the guide asks of a distributed script")
     return report
+
+
+def _generic(src: ScriptFacts, plan: CheckPlan) -> list[Finding]:
+    """What every framework's plan is checked for: files across nodes, defaults into use."""
+    return [*file_rules(src, plan), *value_rules(src, plan)]
+
+
+def _new(said: list[Finding], generic: Iterable[Finding]) -> list[Finding]:
+    """The generic rules' findings that a framework's own rule has not said already (the same
+    rule about the same statement: its line within 3)."""
+    kept: list[Finding] = []
+    for f in generic:
+        if not any(
+            k.rule == f.rule
+            and k.file == f.file
+            and k.line is not None
+            and f.line is not None
+            and abs(k.line - f.line) <= 3
+            for k in said
+        ):
+            kept.append(f)
+    return kept
 
 
 def _plan(

@@ -6,7 +6,8 @@
   supervisor.pid               "<pid> <start time>" of the supervisor (written by submit only)
   cancel.request               present once someone asked to cancel
   keep.request                 present once the app that submitted it let it outlive the app
-  code/                        a snapshot of the spec's code folder; the ranks' working dir
+  code/                        a snapshot of the spec's code folder: node 0's working dir
+  nodes/<n>/code/              node n's own copy (n >= 1), as Azure ML gives each node its own
   user_logs/std_log_process_<rank>.txt   (tasks: std_log_node_<nn>_<worker|ps>.txt)
   user_logs/mpi_log.txt        mpirun's own output (MPI jobs)
   system_logs/launcher.txt     what the supervisor did, and its own errors
@@ -77,6 +78,11 @@ class JobDir:
     @property
     def code_dir(self) -> Path:
         return self.path / "code"
+
+    def node_code_dir(self, node: int | None) -> Path:
+        """Node `node`'s working folder: its own copy of the code, as on Azure ML, so a file one
+        node writes there is not on the others."""
+        return node_code_dir(self.path, node)
 
     @property
     def work_dir(self) -> Path:
@@ -154,3 +160,9 @@ def tail_lines(path: Path, count: int = 20, max_bytes: int = 64 << 10) -> list[s
     while lines and not lines[-1].strip():
         lines.pop()
     return lines[-count:]
+
+
+def node_code_dir(job: Path, node: int | None) -> Path:
+    """Where node `node` of the job in folder `job` runs: node 0 in `code/`, node n in
+    `nodes/<n>/code/`."""
+    return job / "code" if not node else job / "nodes" / str(node) / "code"

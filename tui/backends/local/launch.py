@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.backends.base import BackendError
-from tui.backends.local.jobdir import MPI_LOG
+from tui.backends.local.jobdir import MPI_LOG, node_code_dir
 from tui.backends.local.streams import MARKER_TEMPLATE
 from tui.core.plan import LaunchPlan, NodePlan, RankPlan
 from tui.core.words import counted
@@ -65,12 +65,15 @@ class LaunchSet:
     """Launcher stream → {"node", "ranks": {rank: log}, "default": log} for splitting."""
     notes: list[str] = field(default_factory=list)
     """Lines for system_logs/launcher.txt: what differs from the cluster, and why."""
+    nodes: int = 1
+    """Simulated nodes: each gets its own copy of the code folder to run in."""
 
     def as_json(self) -> dict[str, Any]:
         return {
             "launch": [asdict(launch) for launch in self.launches],
             "streams": self.streams,
             "notes": self.notes,
+            "nodes": self.nodes,
         }
 
 
@@ -132,7 +135,7 @@ def build_launches(
         return _mpi(plan, job_dir, base, extra, bin_dir, by_rank, by_node, notes)
     sh = shell()
     launcher = registry.launcher(plan.launcher)
-    out = LaunchSet([], notes=notes)
+    out = LaunchSet([], notes=notes, nodes=len(plan.nodes))
     for node in plan.nodes:
         ranks = [r for r in plan.ranks if r.node == node.node]
         if node.workers == node.processes:
@@ -235,6 +238,10 @@ def _mpi(
         gpu_list = [by_rank[r.rank] for r in plan.ranks] if by_rank else []
     prelude = f"logs=({' '.join(shlex.quote(x) for x in logs)}); "
     prelude += 'exec >>"${logs[$OMPI_COMM_WORLD_RANK]}" 2>&1 || exit 126; '
+    if len(plan.nodes) > 1:  # each simulated node in its own copy of the code, as on Azure ML
+        dirs = [str(node_code_dir(job_dir, r.node)) for r in plan.ranks]
+        prelude += f"dirs=({' '.join(shlex.quote(d) for d in dirs)}); "
+        prelude += 'cd "${dirs[$OMPI_COMM_WORLD_RANK]}" || exit 126; '
     if gpu_list:
         prelude += f"gpus=({' '.join(shlex.quote(g) for g in gpu_list)}); "
         prelude += 'export CUDA_VISIBLE_DEVICES="${gpus[$OMPI_COMM_WORLD_RANK]}"; '
@@ -261,6 +268,7 @@ def _mpi(
             )
         ],
         notes=notes,
+        nodes=len(plan.nodes),
     )
     if per_node:
         for node in plan.nodes:

@@ -110,11 +110,12 @@ class Supervisor:
         try:
             if self.jd.cancel_file.exists():
                 raise StartProblem("canceled before it started")
-            cwd = self._snapshot()
+            self._snapshot()
+            self._node_copies()
             for stream in self.routers:
                 self.jd.file(stream).parent.mkdir(parents=True, exist_ok=True)
             for launch in self.launches:
-                self._start(launch, cwd)
+                self._start(launch, self.jd.node_code_dir(launch.get("node")))
         except (StartProblem, OSError) as err:  # OSError: a full disk while copying the code
             canceled = self.jd.cancel_file.exists()
             if not isinstance(err, StartProblem):
@@ -205,6 +206,15 @@ class Supervisor:
                 )
         shutil.copytree(src, target, symlinks=True, ignore=ignore, dirs_exist_ok=True)
         return target
+
+    def _node_copies(self) -> None:
+        """Every simulated node past the first gets its own copy of the snapshot, as each Azure
+        ML node runs in its own: what one node writes into its working folder (data only global
+        rank 0 downloaded, a checkpoint) is not on the others, here as there."""
+        for node in range(1, int(self.data.get("nodes", 1))):
+            target = self.jd.node_code_dir(node)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copytree(self.jd.code_dir, target, symlinks=True, dirs_exist_ok=True)
 
     def _start(self, launch: dict[str, Any], cwd: Path) -> None:
         log = self.jd.file(launch["log"])

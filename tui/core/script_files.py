@@ -1,0 +1,184 @@
+"""The script check's rules about files across nodes, for every framework: who writes what where
+(`script_places`: the node's own folder, `outputs/` gathered after the job, a mounted datastore),
+and whether whoever reads it is on the same node.
+
+- data downloaded by global rank 0 only into a node-local folder: the other nodes lack it (or,
+  after the barrier, all their ranks download it at once);
+- data downloaded by every rank into the same folder: the ranks of a node race;
+- a collective checkpoint (every rank writes its part: ZeRO / FSDP shards, each process's RNG
+  state) into a node-local folder: the parts are scattered over the nodes;
+- a collective checkpoint into a folder named from a clock or a random id: every process names
+  its own, one save splits into many folders.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tui.core.script_facts import (
+    CheckPlan,
+    Finding,
+    ScriptFacts,
+    constant,
+    dotted,
+    keyword,
+    mentions_rank,
+)
+from tui.core.script_places import AFTER, NODE, place
+
+_FETCHES = ("urlretrieve", "download_url", "download_and_extract_archive", "download_file")
+_PATH_WORDS = ("root", "path", "dest", "dest_path", "data_dir", "save_dir", "output_dir", "dir")
+_COLLECTIVE = ("save_state", "save_checkpoint", "save_state_dict")
+_DCP = ("distributed.checkpoint.save", "dcp.save", "checkpoint.save")
+SHARED_FIX = (
+    "download on each node's local rank 0 (`if int(os.environ['LOCAL_RANK']) == 0:` then a "
+    "barrier), or give the data as an Azure ML input (mounted on every node)"
+)
+
+
+def file_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """Every rule of this module, in the order of the lines they are about."""
+    found = [*_downloads(src, plan), *_collective_saves(src, plan)]
+    yield from sorted(found, key=lambda f: (f.file, f.line or 0))
+
+
+# ---- downloads ----------------------------------------------------------------------------
+
+
+def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    per_node = max(1, plan.world // max(1, plan.nodes))
+    told: set[ast.AST] = set()
+    for name, call in src.calls:
+        asked = keyword(call, "download")
+        fetch = name.split(".")[-1] in _FETCHES
+        if asked is None and not fetch:
+            continue
+        if asked is not None and constant(asked) in (False, None, 0):
+            continue
+        if plan.off(call) or _in_rank_zero_first(src, call):
+            continue  # Lightning's rank_zero_first has its own rule
+        target = _path_arg(call)
+        where = place(src, plan, target)
+        if where.where not in (NODE, AFTER) or where.per_rank:
+            continue  # shared, unknown, or each rank its own folder
+        who, guard = _who(src, call, asked)
+        if who == "global" and plan.nodes > 1 and guard not in told:
+            told.add(guard)
+            yield src.finding(
+                guard,
+                f"only global rank 0 downloads the data into {where.text or 'a folder'} on its "
+                f"own node (each node has its own working folder): the ranks of the other "
+                f"{plan.nodes - 1} node(s) find none there"
+                + (", and all download it at once after the barrier" if _barrier(guard) else ""),
+                SHARED_FIX,
+                "node_local_file_from_rank0",
+            )
+        elif who == "every" and per_node > 1:
+            yield src.finding(
+                call,
+                f"every rank downloads the data into {where.text or 'the same folder'}: the "
+                f"{per_node} ranks of a node write the same files at once (a torn or "
+                "half-written dataset)",
+                SHARED_FIX.replace("download on", "download once on"),
+                "download_race",
+                "warning",
+            )
+
+
+def _path_arg(call: ast.Call) -> ast.AST | None:
+    for word in _PATH_WORDS:
+        found = keyword(call, word)
+        if found is not None:
+            return found
+    if dotted(call.func).split(".")[-1] == "urlretrieve":
+        return call.args[1] if len(call.args) > 1 else None
+    return call.args[0] if call.args else None
+
+
+def _who(src: ScriptFacts, call: ast.Call, asked: ast.AST | None) -> tuple[str, ast.AST]:
+    """Who downloads: "global" (global rank 0 only, or first), "local" (each node's first
+    process), or "every" rank; and the statement that decides it (the finding's line)."""
+    if asked is not None and mentions_rank(asked, src.rank_words):
+        return _kind(asked), call  # download=is_global_zero
+    current, child = src.parents.get(call), call
+    while current is not None:
+        if isinstance(current, ast.If) and mentions_rank(current.test, src.rank_words):
+            return _kind(current.test), current
+        body = getattr(current, "body", None)
+        if isinstance(body, list) and child in body:
+            for stmt in body[: body.index(child)]:  # `if rank != 0: barrier()` before it
+                if _barrier(stmt) and mentions_rank(stmt.test, src.rank_words):  # type: ignore[attr-defined]
+                    return _kind(stmt.test), stmt  # type: ignore[attr-defined]
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+            callers = src.callers(current)
+            if len(callers) == 1:
+                current, child = callers[0], callers[0]
+                continue
+            break
+        current, child = src.parents.get(current), current
+    return "every", call
+
+
+def _kind(test: ast.AST) -> str:
+    text = ast.unparse(test).lower()
+    return "local" if "local" in text or "gpu" in text else "global"
+
+
+def _barrier(stmt: ast.AST) -> bool:
+    return isinstance(stmt, ast.If) and any("barrier" in dotted(n.func) for n in _calls(stmt))
+
+
+def _calls(stmt: ast.AST) -> Iterator[ast.Call]:
+    return (n for n in ast.walk(stmt) if isinstance(n, ast.Call))
+
+
+def _in_rank_zero_first(src: ScriptFacts, call: ast.AST) -> bool:
+    current = src.parents.get(call)
+    while current is not None:
+        if isinstance(current, ast.With) and any(
+            isinstance(i.context_expr, ast.Call)
+            and dotted(i.context_expr.func).endswith("rank_zero_first")
+            for i in current.items
+        ):
+            return True
+        current = src.parents.get(current)
+    return False
+
+
+# ---- collective checkpoints ---------------------------------------------------------------
+
+
+def _collective_saves(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """One finding per rule (the first save it is about): the fix covers the others."""
+    said: set[str] = set()
+    for name, call in sorted(src.calls, key=lambda c: (src.file(c[1]), c[1].lineno)):
+        last = name.split(".")[-1]
+        own = last in src.functions and (name == dotted(call.func) or src.local(name))
+        collective = (last in _COLLECTIVE and "." in name and not own) or name.endswith(_DCP)
+        if not collective or plan.nodes <= 1 or plan.off(call) or src.guarded_by_rank(call):
+            continue
+        target = _path_arg(call) or keyword(call, "checkpoint_id")
+        where = place(src, plan, target)
+        if where.per_process and "run_dir_per_process" not in said:
+            said.add("run_dir_per_process")
+            yield src.finding(
+                call,
+                f"{name}() is one save that every rank writes a part of, into a folder named "
+                "from a clock or a random id: each process names its own, so the save is split "
+                "over as many folders as there are processes",
+                "name the folder once (from the job's name, or made on rank 0 and broadcast), or "
+                "use a fixed name under outputs/",
+                "run_dir_per_process",
+            )
+        elif where.where == NODE and "checkpoint_node_local" not in said:
+            said.add("checkpoint_node_local")
+            yield src.finding(
+                call,
+                f"{name}() writes each rank's part of the checkpoint into "
+                f"{where.text or 'a folder'} on that rank's own node: the parts are scattered "
+                f"over the {plan.nodes} nodes, and no node can resume from it",
+                "save into outputs/ (Azure ML gathers every node's files after the job) or into "
+                "a mounted datastore output (`${{outputs.checkpoints}}`)",
+                "checkpoint_node_local",
+            )
