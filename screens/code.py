@@ -29,6 +29,7 @@ TEXT_FIELDS = {
     "experiment": ("experiment", True),
     "display-name": ("display_name", True),
     "shm-size": ("shm_size", True),
+    "stacks": ("stacks", False),
 }
 
 
@@ -103,6 +104,9 @@ class CodeStep(WizardStep):
         yield labelled("Shared memory", box("shm-size", spec.shm_size, "e.g. 16g"))
         yield labelled("Experiment", box("experiment", spec.experiment, "optional"))
         yield labelled("Display name", box("display-name", spec.display_name, "optional"))
+        yield labelled(
+            "Stack dump after (min)", box("stacks", str(spec.stacks), "0: no stack dumper")
+        )
         yield Label("Extra environment variables", classes="question")
         yield EnvEditor(spec.env, id="env", classes="field")
         yield Button("", id="suggest-nccl", compact=True)

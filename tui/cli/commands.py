@@ -30,6 +30,8 @@ from tui.cli.metrics import add_parser as add_metrics_parser
 from tui.cli.metrics import cmd_metrics
 from tui.cli.serve import add_parser as add_serve_parser
 from tui.cli.serve import cmd_serve
+from tui.cli.stacks import add_parser as add_stacks_parser
+from tui.cli.stacks import cmd_stacks
 from tui.cli.start import guarded_run, need_terminal, wizard
 from tui.core.words import counted
 
@@ -149,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_workspace(p)
     add_metrics_parser(sub, tuple(LOG_BACKENDS), add_workspace)
     add_doctor_parser(sub, tuple(LOG_BACKENDS), add_workspace)
+    add_stacks_parser(sub, tuple(LOG_BACKENDS), add_workspace)
     add_serve_parser(sub)
     return parser
 
@@ -395,6 +398,7 @@ COMMANDS = {
     "logs": cmd_logs,
     "metrics": cmd_metrics,
     "doctor": cmd_doctor,
+    "stacks": cmd_stacks,
     "serve": cmd_serve,
 }
 

@@ -55,6 +55,7 @@ SET_KEYS = (
     "ds_offload",
     "ds_precision",
     "hf_launcher",
+    "stacks",
 )
 
 

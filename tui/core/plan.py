@@ -32,6 +32,7 @@ from tui.core.plan_types import (
     Target,
 )
 from tui.core.spec import JobSpec
+from tui.core.stacks_env import with_stacks
 from tui.frameworks import registry
 from tui.frameworks.base import open_mpi_env
 
@@ -60,7 +61,12 @@ __all__ = [
 
 
 def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
-    """Every node, rank, command and env var of `spec` when it runs on `target`."""
+    """Every node, rank, command and env var of `spec` when it runs on `target`, with what
+    dtrain-tui adds inside each process (its stack dumper) shown like the rest."""
+    return with_stacks(_plan(spec, target))
+
+
+def _plan(spec: JobSpec, target: Target) -> LaunchPlan:
     if spec.launch == "single":
         return _plan_single(spec, target)
     framework = registry.get(spec.framework)

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import (
     BaseModel,
     ConfigDict,
+    Field,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -66,14 +67,10 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmgBKMG]\Z")  # Docker and azure-ai-ml take either case
 
 
-_NODES_WHY = (
-    "the most Azure ML allows in one cluster that can run distributed jobs (300 by default, "
-    "configurable up to 4,000)"
-)
-_SCRIPT_FIX = (
-    "Azure ML uploads only the code folder; move the script into it or make Code folder the "
-    "folder the script is in"
-)
+_NODES_WHY = "the most Azure ML allows in one cluster that can run distributed jobs (300 by \
+default, configurable up to 4,000)"
+_SCRIPT_FIX = "Azure ML uploads only the code folder; move the script into it or make Code \
+folder the folder the script is in"
 
 
 def _rule(field: str, message: str) -> PydanticCustomError:
@@ -132,6 +129,8 @@ class JobSpec(BaseModel):
     ds_precision: Literal["auto", "bf16", "fp16", "fp32"] = "auto"
     """auto: bf16 where the GPU has it (Ampere and newer), else fp16."""
     hf_launcher: Literal["accelerate", "torchrun"] = "accelerate"
+    stacks: int = Field(10, ge=0, le=10080)
+    """Minutes in one place before a rank prints its stacks; 0: no dumper (`core.stacks_env`)."""
     passthrough: dict[str, Any] = {}
     """Job fields the wizard does not model (inputs, outputs, services, identity, …)."""
     resources_extra: dict[str, Any] = {}

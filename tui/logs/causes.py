@@ -47,6 +47,7 @@ CAUSES = (
     "node_failure",
     "job_time_limit",
     "azureml_system_error",
+    "hang",
     "unknown_failure",
     "none",
     "not_proven",
@@ -177,6 +178,14 @@ FIXES: dict[str, str] = {
     ),
     **AZUREML_FIXES,
     "none": "Nothing failed in these logs.",
+    "hang": (
+        "The other ranks wait in a collective for this one, whose stack shows where it stopped "
+        "(the line above): a data loader or file read that blocks, a lock, an `if rank == 0:` "
+        "branch that skips a collective the others run, or a collective with a different size "
+        "or order on this rank. `dtrain-tui stacks NAME` (or `S` on the job screen) shows every "
+        "rank's stack again; fix that line, and give `init_process_group(timeout=...)` a limit "
+        "that ends a hang before it bills for hours."
+    ),
     "not_proven": (
         "Read the lines above in their logs; if the job is over, its exit status settles it "
         "(`dtrain-tui jobs`, or the job's page in Azure ML Studio), and Azure ML's "
@@ -215,6 +224,7 @@ WORDS = {
     "tf_cluster_error": "a task could not reach the cluster",
     "script_arguments": "the script rejected the launcher's arguments",
     "unknown_failure": "it failed without saying why",
+    "hang": "it stopped moving while the other ranks wait for it",
     "disk_full": "the disk ran out of space",
     "image_pull_failed": "Azure ML could not pull the job's Docker image",
     "environment_build_failed": "its environment (conda, pip or Docker image) failed to build",
@@ -244,6 +254,7 @@ TITLES = {
     "tf_cluster_error": "Task could not reach the cluster",
     "script_arguments": "Script rejected the launcher's arguments",
     "unknown_failure": "Failed, cause unknown",
+    "hang": "Hang: one rank stopped, the rest wait",
     "disk_full": "Disk full",
     "image_pull_failed": "Docker image could not be pulled",
     "environment_build_failed": "Environment build failed",

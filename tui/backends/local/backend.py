@@ -268,6 +268,18 @@ class LocalBackend:
         """Let `job` outlive this process (the app quits, the job runs on, detached)."""
         self._dir(job).keep_file.touch()
 
+    def ask_stacks(self, job: JobHandle, wait: float = 2.5) -> tuple[int, dict[str, str]]:
+        """SIGUSR1 to every rank that armed dtrain-tui's stack dumper (`stacks`): (ranks asked,
+        {rank log: what it wrote since}); (0, {}) once the job's processes are gone."""
+        from tui.backends.local.stacks import ask
+
+        jd = self._dir(job)
+        sup = jd.supervisor()
+        if sup is None or not is_alive(*sup):
+            return 0, {}
+        logs = {name: jd.file(name) for name in self._read(jd).get("rank_logs", {}).values()}
+        return ask(sup[0], logs, wait)
+
     def jobs(self) -> list[JobHandle]:
         """Every job in `root`, newest first."""
         if not self.root.is_dir():

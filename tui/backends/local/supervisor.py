@@ -222,6 +222,9 @@ class Supervisor:
         # As bytes, encoded here: Popen encodes str with the locale's codec, which under
         # `LC_ALL=C` without UTF-8 mode is ASCII and killed this process on the first `é`.
         env = {**os.environb, **{_utf8(k): _utf8(v) for k, v in launch["env"].items()}}
+        inherited = os.environb.get(b"PYTHONPATH")
+        if inherited and "PYTHONPATH" in launch["env"]:  # the plan's first, then the shell's
+            env[b"PYTHONPATH"] = env[b"PYTHONPATH"] + os.pathsep.encode() + inherited
         try:
             with log.open("ab") as out:
                 proc = subprocess.Popen(

@@ -1,0 +1,86 @@
+"""A real hang on this machine (gloo, CPU torch, 2 nodes x 2): rank 3 sleeps in its data loader
+while ranks 0-2 wait in all_reduce. The stacks name rank 3 and its line, the others grouped;
+the doctor calls it a hang with rank 3 as culprit; the job was not killed by being asked."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.backends.conftest import SCRIPTS, local_plan, require
+from tui.backends.stacks import collect
+from tui.core.spec import JobSpec
+from tui.logs.stacks import odd_one_out, summary
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tui", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=os.environ.copy(),
+        timeout=120,
+    )
+
+
+def _wait_for(path: Path, text: str, timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if text in path.read_text(errors="replace"):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} not in {path} within {timeout} s:\n{path.read_text()[-2000:]}")
+
+
+@pytest.mark.parametrize("launch", ["per_node"])
+def test_the_stacks_name_the_rank_that_hangs_and_the_doctor_calls_it_a_hang(backend, launch):
+    require("torch", "torchrun")
+    spec = JobSpec(
+        framework="pytorch",
+        launch=launch,
+        nodes=2,
+        gpus_per_node=2,
+        sku=None,
+        compute=None,
+        code=str(SCRIPTS),
+        script="hang.py",
+        env={"HANG_RANK": "3"},
+    )
+    job = backend.submit(local_plan(spec))
+    logs = backend.root / job.name / "user_logs"
+    _wait_for(logs / "std_log_process_0.txt", "step 1")
+    time.sleep(0.5)  # every rank past step 1: rank 3 asleep, the others in all_reduce
+
+    started = time.monotonic()
+    found = collect(backend, job)
+    took = time.monotonic() - started
+    assert took < 3.0, took
+    assert found.asked == 4
+    assert odd_one_out(found.groups) == 3
+    line = summary(found.groups)
+    assert line.startswith("rank 3: time.sleep ← load_batch hang.py:13 · 3 ranks: all_reduce ←")
+    assert "train_step hang.py:18" in line
+    assert backend.status(job).state.value == "Running"  # asking killed nobody
+
+    out = _cli("stacks", job.name, "--json")
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout)
+    assert shown["odd_one_out"] == 3
+    assert [g["ranks"] for g in shown["groups"]] == [[3], [0, 1, 2]]
+
+    out = _cli("doctor", job.name, "--json")
+    told = json.loads(out.stdout)
+    assert (told["cause"], told["rank"]) == ("hang", 3), out.stdout
+    assert told["evidence"][0].startswith("user_logs/std_log_process_3.txt:")
+    assert 'hang.py", line 13 in load_batch' in told["lines"][0]["text"]
+    backend.cancel(job)

@@ -1,0 +1,100 @@
+"""The stack dumper as part of the plan: the variables it needs in every process, and why.
+
+dtrain-tui's in-job helper (`tui/injob/sitecustomize.py`, standard library only) reaches each
+rank through Python's `sitecustomize` hook: the plan puts its folder first on PYTHONPATH and
+says, in DTRAIN_STACKS, after how many minutes in one place a rank prints its stacks by itself.
+`JobSpec.stacks` = 0 leaves all of it out.
+
+Where the module comes from: on this machine, the installed package's own folder (nothing is
+copied; the shell's PYTHONPATH follows it). Azure ML jobs do not get it yet: nothing writes the
+module into the code snapshot, and a job's PYTHONPATH there would replace the image's, so the
+plan says so rather than promise a dumper that would not run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from tui.core.plan_types import EnvBuilder, EnvVar, LaunchPlan, Origin, RankPlan, Ranks
+from tui.frameworks import registry
+
+HELPER = Path(__file__).resolve().parents[1] / "injob" / "sitecustomize.py"
+"""The module every rank imports at start (shipped in the wheel with `tui`)."""
+ORIGIN = Origin("dtrain-tui", "command")
+"""Who sets the dumper's variables: dtrain-tui itself, for its stack dumper."""
+WHY = (
+    "stack dumper (dtrain-tui): each rank imports dtrain-tui's sitecustomize.py at "
+    "start (PYTHONPATH; a sitecustomize of yours runs after it), so `S` on the job screen shows "
+    "every rank's Python stack, and a rank stuck {minutes} min in one place prints its own "
+    "(DTRAIN_STACKS). Off: stacks 0 on the Code step, or --set stacks=0."
+)
+
+
+AZURE_NOTE = (
+    "stack dumper: on this machine only for now; on Azure ML a rank's stacks are what it "
+    "prints itself (py-spy dump --pid in the job's terminal shows one)."
+)
+
+
+def skip_names(plan: LaunchPlan) -> str:
+    """The per-node launcher's program: it waits on its workers by design, so it is no rank."""
+    launcher = registry.launcher(plan.launcher)
+    names = [n for n in (launcher.tool, launcher.name) if n] if launcher else []
+    return ",".join(dict.fromkeys(names))
+
+
+def with_stacks(plan: LaunchPlan) -> LaunchPlan:
+    """`plan` with the stack dumper's variables in every node and rank, or as it was when the
+    spec turns it off (or, on Azure ML, has no code folder to carry it)."""
+    spec = plan.spec
+    if spec.stacks <= 0:
+        return plan
+    if plan.target.kind != "local":
+        # Not yet carried to Azure ML: nothing writes the module into the code snapshot, and a
+        # job's PYTHONPATH there would replace the image's. The plan promises only what runs.
+        return dataclasses.replace(plan, explanations=(*plan.explanations, AZURE_NOTE))
+    values = _values(plan)
+    inner = plan.ranks
+
+    def rank(index: int) -> RankPlan:
+        made = inner[index]
+        return dataclasses.replace(made, env=_added(made.env, values))
+
+    nodes = tuple(dataclasses.replace(n, env=_added(n.env, values)) for n in plan.nodes)
+    why = WHY.format(minutes=spec.stacks)
+    return dataclasses.replace(
+        plan, nodes=nodes, ranks=Ranks(len(inner), rank), explanations=(*plan.explanations, why)
+    )
+
+
+def _values(plan: LaunchPlan) -> dict[str, tuple[str, str]]:
+    """Name → (value, note) of what the dumper needs."""
+    path = str(HELPER.parent)
+    yours = plan.spec.env.get("PYTHONPATH")
+    values = {
+        "PYTHONPATH": (
+            f"{path}:{yours}" if yours else path,
+            "the stack dumper first" + (", yours after it" if yours else ""),
+        ),
+        "DTRAIN_STACKS": (
+            str(plan.spec.stacks),
+            "minutes in one place before a rank prints its stacks",
+        ),
+    }
+    skip = skip_names(plan)
+    if skip:
+        values["DTRAIN_STACKS_SKIP"] = (skip, "the launcher is no rank: no dumper in it")
+    return values
+
+
+def _added(env: tuple[EnvVar, ...], values: dict[str, tuple[str, str]]) -> tuple[EnvVar, ...]:
+    built = EnvBuilder({v.name: v for v in env})
+    for name, (value, _) in values.items():
+        built.set(ORIGIN, **{name: value})
+    out = []
+    for var in built.done():
+        if var.name in values and not var.note:
+            var = dataclasses.replace(var, note=values[var.name][1])
+        out.append(var)
+    return tuple(out)
