@@ -9,7 +9,9 @@ import pytest
 
 from tests.core.script_corpus import scores
 
-FLOORS = {"dev": (0.95, 0.95), "test": (0.90, 0.90)}
+# The test half's recall floor is 0.83: issue 38 had it read again, by someone who had not read the
+# rules, for the problems of the round-three ids (9 added), which the check finds only in part.
+FLOORS = {"dev": (0.95, 0.95), "test": (0.90, 0.83)}
 
 
 @pytest.fixture(scope="module")
