@@ -25,7 +25,7 @@ _PAIR = re.compile(
     re.IGNORECASE,
 )
 _DOUBLE = re.compile(
-    r"\[\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+)\s*)?\](?:\s*,?\s*)\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]"
+    r"\[\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+)\s*)?\](?:\s*,?\s*)[\[(]\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*[\])]"
 )
 _LABEL = re.compile(
     r"\b(?:train(?:ing)?|epoch)\s*:?\s*(?P<e>\d+)(?:\s*/\s*(?P<es>\d+))?\s*(?:\(\s*\d+%\))?\s*"
@@ -37,13 +37,23 @@ _EPOCH_TAIL = re.compile(
     re.IGNORECASE,
 )
 _NEPOCH = re.compile(r"(?<![\w.])(?:(?P<e>\d+)epoch|epoch(?P<e2>\d+))\b", re.IGNORECASE)
+_EPOCH_BOX = re.compile(
+    r"\bepoch\s*:?\s*\[\s*(?P<e>\d+)\s*(?:(?:/|of)\s*(?P<es>\d+)\s*)?\]", re.IGNORECASE
+)
+"""`Epoch[0]`, `Finished Epoch[ 1 of 15]`: the epoch in brackets glued to its word."""
+_ROUND = re.compile(r"(?:^|(?<=\s))\[(?P<i>\d+)\]\s+(?=[A-Za-z][\w.@/-]*\s*[:=]\s*[-+.\d])")
+"""`[936] eval_accuracy=…`, `[12]\ttrain-rmse:…`: a bracketed whole number that leads the
+line's key–value pairs is the round they report (clu's metric writers, XGBoost)."""
+_ROW_LEAD = re.compile(r"^(?P<i>\d+)\s+\|\s")
+"""`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number."""
+_BORDERED = re.compile(rf"^\|\s*(?P<key>[A-Za-z][\w ./-]{{0,40}}?)\s*\|\s*(?P<value>{NUM})\s*\|$")
+"""`|   Epoch |   33 |`: one key and its value between borders (a logger's key–value table)."""
 BAR = re.compile(
     r"(?P<pct>\d{1,3})%\s*(?:\\?\|[^|]*\\?\|)?\s*(?P<n>\d+(?:\.\d+)?)/(?P<total>\d+(?:\.\d+)?)\s*"
     r"(?:\[(?P<elapsed>[\d:]+)<(?P<left>[\d:]+|\?),\s*(?P<rate>[\d.]+|\?)\s*(?P<unit>[\w/]+)"
     r"(?:,\s*(?P<postfix>.*?))?\]|(?P<clock>[\d:]+))\s*$"
 )
 WORD = re.compile(r"[A-Za-z]+")
-_IDENT = re.compile(r"^[A-Za-z][\w()./-]*$")
 _DICT_MAX = 8_000
 _DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
 
@@ -94,9 +104,25 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         found.set_epoch(float(m["e"]), epochs, (_at(m, "e", offset), _at(m, "es", offset)))
         spans = (_at(m, "i", offset), _at(m, "n", offset))
         found.count(6, int(m["i"]), int(m["n"]), position=True, spans=spans)
+    elif m := _EPOCH_BOX.search(text):
+        epochs = int(m["es"]) if m["es"] else None
+        found.set_epoch(float(m["e"]), epochs, (_at(m, "e", offset), _at(m, "es", offset)))
     elif m := _NEPOCH.search(text):
         group = "e" if m["e"] else "e2"
         found.set_epoch(float(m[group]), None, (_at(m, group, offset), None))
+    if (m := _ROUND.search(text)) or (m := _ROW_LEAD.match(text)):
+        found.count(8, int(m["i"]), None, spans=(_at(m, "i", offset), None))
+    if text[:1] == "|" and (m := _BORDERED.match(text)) is not None:
+        key, value = m["key"], m["value"]
+        spans = (_at(m, "value", offset), None)
+        if counter(names.words_of(key), key, value, None, found, "", spans):
+            return
+        name = names.metric_name(key)
+        # One key a line: a part of a loss (`LossPi`) or an episode statistic alone on its
+        # line cannot be told from the training loss; only a whole loss is taken.
+        if name is not None and names.is_whole_loss(name) and (v := number(value)) is not None:
+            found.pairs.append((key, v, "", spans[0]))
+        return
     for m in _PAIR.finditer(text):
         key, value, total = m["key"], m["value"], m["total"]
         words = names.words_of(key)
@@ -143,7 +169,8 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
     count = number(value)
     if count is None or count < 0 or not float(count).is_integer():
         return True
-    found.count(rank, int(count), int(total) if total else None, spans=spans)
+    # a batch counts within its epoch (`[Epoch 4] Batch 10/126`, `Epoch[0] Batch [9100]`)
+    found.count(rank, int(count), int(total) if total else None, rank == 9, spans)
     return True
 
 
@@ -193,22 +220,46 @@ def dict_fields(line: str) -> Found | None:
     return found
 
 
-def is_header(line: str) -> bool:
-    """Column names with no number: `Epoch GPU_mem box_loss cls_loss … Instances Size`."""
+_COLUMN_GAP = re.compile(r"\s{2,}")
+_HEAD_TOKEN = re.compile(r"^(?:[A-Za-z][\w()./-]*|%)$")
+
+
+@dataclass(slots=True)
+class Header:
+    """A table's column names, printed once before its rows: by word (`Epoch GPU_mem box_loss`)
+    and by gap (`Itn.  Dep Loss  NER Loss`: a name of two words between wide gaps)."""
+
+    tokens: list[str]
+    columns: list[str]
+    epoch: bool
+    """An epoch column: its rows may trail a bar (`3/30 13.1G 1.5 … 576: 100%|███| 8/8`)."""
+
+
+def is_header(line: str) -> Header | None:
+    """Column names with no number, one a loss: `Epoch GPU_mem box_loss cls_loss … Size`,
+    `LOSS  P  R  F`, `Itn.  Dep Loss  NER Loss  UAS …`; a row under it is read by its header."""
     tokens = line.split()
-    if not 3 <= len(tokens) <= 20 or not all(_IDENT.match(t) for t in tokens):
-        return False
+    if not 2 <= len(tokens) <= 24 or not all(_HEAD_TOKEN.match(t) for t in tokens):
+        return None
     low = [t.lower() for t in tokens]
-    return "epoch" in low and any("loss" in t or t in ("total", "box", "obj", "cls") for t in low)
+    epoch = "epoch" in low
+    if epoch and any("loss" in t or t in ("total", "box", "obj", "cls") for t in low):
+        return Header(tokens, tokens, True)
+    if not any(names.is_loss(t) for t in low):
+        return None
+    return Header(tokens, _COLUMN_GAP.split(line.strip()), False)
 
 
-def table_row(line: str, header: list[str]) -> Found | None:
+def table_row(line: str, header: Header) -> Found | None:
+    """A row under `header`: each number is its column's (a counter's, or a metric's)."""
+    if not header.epoch:
+        return _plain_row(line.split(), header)
     tokens = line.split()
-    if len(tokens) < len(header):
+    if len(tokens) < len(header.tokens):
         return None
     found = Found(structured=True)
     numbers = 0
-    for name, token in zip(header, tokens, strict=False):
+    for name, token in zip(header.tokens, tokens, strict=False):
         token = token.rstrip(":")
         low = name.lower()
         if low == "epoch":
@@ -224,9 +275,28 @@ def table_row(line: str, header: list[str]) -> Found | None:
         found.pairs.append((name, value, "", None))
     if numbers < 2 or found.epoch is None:
         return None
-    rest = line.split(maxsplit=len(header))[-1] if len(tokens) > len(header) else ""
+    rest = line.split(maxsplit=len(header.tokens))[-1] if len(tokens) > len(header.tokens) else ""
     if (m := BAR.search(rest)) is not None:
         found.count(7, int(float(m["n"])), int(float(m["total"])), position=True)
+    return found
+
+
+def _plain_row(tokens: list[str], header: Header) -> Found | None:
+    """A row of numbers only, one under each column (by word, else by gap); a row of another
+    width, or with a word in it, is not the table's."""
+    if len(tokens) == len(header.tokens):
+        columns = header.tokens
+    elif len(tokens) == len(header.columns):
+        columns = header.columns
+    else:
+        return None
+    values = [number(token) for token in tokens]
+    if None in values:
+        return None
+    found = Found(structured=True)
+    for name, token, value in zip(columns, tokens, values, strict=True):
+        if not counter(names.words_of(name), name, token, None, found, ""):
+            found.pairs.append((name, value, "", None))
     return found
 
 

@@ -4,12 +4,14 @@ Trainers print the same few structures in their own spellings, so a line is read
 structure, never by a pattern per trainer:
 
 - counters: `[e][i/n]` and `[e/E][i/n]`, `i/n [====]` at the start of a bar, `epoch N`,
-  `Epoch N/M`, `Nepoch`, `step N`, `iter: i/n`, `num_updates=N`, `Up. N`, a `label: N [i/n]`;
+  `Epoch N/M`, `Nepoch`, `Epoch[N]`, `step N`, `iter: i/n`, `num_updates=N`, `Up. N`,
+  `Batch i/n`, a `label: N [i/n]`, a round leading the pairs (`[N] train-rmse:…`, `N | loss …`);
 - key–value pairs: `k=v`, `k: v`, `k v` between `|`, `,`, `;`, tabs or ` - `, multi-word keys
   (`lm loss`, `Tot Loss`), a running average after the value (`loss: 0.0276 (0.0302)`);
 - a dict or JSON object (numbers may be strings: `"loss": "3.097"`);
 - a tqdm bar: its description (`Epoch 3`, `Validation DataLoader 0`), `n/total`, rate, postfix;
-- a table row under a header line the stream printed earlier (`Epoch GPU_mem box_loss …`).
+- a table row under a header line the stream printed earlier (`Epoch GPU_mem box_loss …`,
+  `LOSS  P  R  F`): each number is its column's; a bordered `| key | value |` row.
 
 Evaluation is kept apart: a key qualified by val/valid/eval/test/dev, or a line whose lead (the
 text before its first metric) names an evaluation phase (`Test:`, `Validation`, `[valid]`,
@@ -28,6 +30,7 @@ from tui.logs.progress_fields import (
     BAR,
     WORD,
     Found,
+    Header,
     clock,
     dict_fields,
     is_header,
@@ -86,7 +89,7 @@ def hinted(line: str) -> bool:
     return (
         "loss" in low or "epoch" in low or "step" in low or "iter" in low or "it/s" in low
         or "s/it" in low or "%|" in low or "{" in low or "acc" in low or "lr" in low
-        or "cost" in low or "xent" in low or "ep." in low or "up." in low
+        or "cost" in low or "xent" in low or "ep." in low or "up." in low or "mse" in low
     )  # fmt: skip
 
 
@@ -137,7 +140,7 @@ class StreamState:
     __slots__ = ("epoch", "evaluating", "found", "header", "shift")
 
     def __init__(self) -> None:
-        self.header: list[str] | None = None
+        self.header: Header | None = None
         self.evaluating = False
         self.epoch: float | None = None
         self.found: Found | None = None
@@ -164,8 +167,8 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
             return _finish(row, line, state, kind="table")
     if DIGIT.search(line) is None:
         if state is not None:
-            if is_header(line):
-                state.header = line.split()
+            if (header := is_header(line)) is not None:
+                state.header = header
             elif (said := phase(line)) is not None:
                 state.evaluating = said
         return None
@@ -277,7 +280,11 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
             values[name], spans[name] = value, span
     if found.step_rank == 5 and not seen_loss:
         found.step = found.total = None  # `Total optimization steps = 564`: a setting
+    if found.step_rank == 8 and not values:
+        found.step = found.total = None  # a number leading no metric (`[3] Loading …`)
     loss_name = names.pick_loss(values)
+    if loss_name is None and kind != "table":
+        loss_name = names.pick_train_error(values, _train_lead(line))
     if loss_name is None and kind == "table":
         total = next((v for n, v in values.items() if n.lower() == "total"), None)
         values.pop("total", None) if total is not None else None

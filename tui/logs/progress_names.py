@@ -51,26 +51,41 @@ STEP_KEYS = {
     "step": 0, "global_step": 0, "globalstep": 0, "train_step": 0, "optimizer_step": 0,
     "num_updates": 1, "updates": 1, "update": 1, "up": 1,
     "acc_iter": 2, "iter": 2, "iteration": 2, "it": 2, "total_iter": 2, "global_iter": 2,
-    "iterations": 3, "cur_iter": 4, "batch_idx": 9, "steps": 5,
+    "iterations": 3, "cur_iter": 4, "itn": 2, "batch_idx": 9, "batch": 9, "steps": 5,
 }  # fmt: skip
 """Counter keys by rank: a named global step wins over an iteration, which wins over a
-within-epoch position (`cur_iter`); `steps`/`iterations` (plural) only on a line with a loss."""
+within-epoch position (`cur_iter`, `Batch 10/126`); `steps`/`iterations` (plural) only on a line
+with a loss."""
 _ALIASES = {"learning_rate": "lr", "learningrate": "lr", "lr_0": "lr", "base_lr": "base_lr"}
 _SPLIT = re.compile(r"[_./@\s-]+")
 _CLEAN = re.compile(r"[\s/\-.]+")
+_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def uncamel(key: str) -> str:
+    """`RPNLogLoss` → `RPN_Log_Loss`, `valLoss` → `val_Loss`: a CamelCase key's words apart, so
+    they are judged as words. Only where every hump is a word of two letters or more: `mAP`,
+    `mIoU`, `KL` stay whole."""
+    if key.isupper() or key.islower() or not key.isascii():
+        return key
+    parts = _HUMP.split(key)
+    if len(parts) < 2 or any(len(p.strip("_")) < 2 for p in parts):
+        return key
+    return "_".join(parts)
 
 
 @lru_cache(maxsize=8192)
 def words_of(name: str) -> tuple[str, ...]:
-    """A key's words, lower case (`Train Loss` → train, loss); cached: keys repeat."""
-    return tuple(w for w in _SPLIT.split(name.lower()) if w)
+    """A key's words, lower case (`Train Loss` → train, loss; `RPNLogLoss` → rpn, log, loss);
+    cached: keys repeat."""
+    return tuple(w for w in _SPLIT.split(uncamel(name).lower()) if w)
 
 
 @lru_cache(maxsize=8192)
 def metric_name(key: str) -> str | None:
     """`key` normalised (`Train Loss` → `train_loss`, `learning rate` → `lr`), or None when it is
     not a metric a chart should show (speed, counters, a loss *scale*, file names)."""
-    name = _CLEAN.sub("_", key.strip().lower()).strip("_")
+    name = _CLEAN.sub("_", uncamel(key.strip()).lower()).strip("_")
     if not name or len(name) > 80 or not name.isprintable():
         return None  # a dict key with control characters never reaches the terminal
     name = _ALIASES.get(name, name)
@@ -139,6 +154,23 @@ def pick_loss(values: dict[str, float], parts_sum: bool = False) -> str | None:
     if len(parts) == 1:
         return parts[0]
     return None
+
+
+_ERRORS = frozenset({"mse", "rmse", "mae", "logloss", "mlogloss", "nll", "rmsle", "nloglik"})
+"""Measures of error a trainer minimises, printed where no loss is (`train-rmse`, `mse`)."""
+
+
+def pick_train_error(values: dict[str, float], training: bool) -> str | None:
+    """Where a line prints no loss, the error it measures on the training set is the training
+    loss: `[3]\ttrain-rmse:16.06` (gradient boosting's rounds), `[Training] mse = 2975.6`
+    (`training`: the line's lead says so). Only one such measure: of several, none is *the*."""
+    found = [n for n in values if not is_eval(n) and _is_train_error(n, training)]
+    return found[0] if len(found) == 1 else None
+
+
+def _is_train_error(name: str, training: bool) -> bool:
+    words = words_of(name)
+    return any(w in _ERRORS for w in words) and (training or any(w in TRAIN_WORDS for w in words))
 
 
 def pick_val_loss(values: dict[str, float]) -> str | None:
