@@ -75,7 +75,7 @@ class TensorFlow(Framework):
         # The gRPC cluster: a task that cannot reach, or waits forever for, another task.
         signature("tf_cluster_error", "root", r"TF_CONFIG", "TF_CONFIG"),
         signature("tf_cluster_error", "root", r"Task .* not found in cluster", "cluster"),
-        signature("tf_cluster_error", "root", r"not in the cluster", "cluster"),
+        signature("tf_cluster_error", "root", r"not (?:defined )?in (?:the )?cluster", "cluster"),
         signature(
             "tf_cluster_error", "root", r"(?i:unable to find (?:the )?(?:task|worker))", "nable"
         ),

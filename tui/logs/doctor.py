@@ -38,9 +38,17 @@ from tui.logs.doctor_rules import classify, rule_of
 from tui.logs.evidence import Evidence, Excerpt, Stream, load_path, streams
 from tui.logs.names import rank_logs
 from tui.logs.platform_rules import PLATFORM
-from tui.logs.proof import completion, progressing, severe_lines, stopped_on, topic
+from tui.logs.proof import (
+    completion,
+    last_topic,
+    progressing,
+    severe_lines,
+    stopped_on,
+    topic,
+)
 from tui.logs.service_error import SERVICE_ERROR, ServiceError
 from tui.logs.severity import read
+from tui.logs.stacks import dumped_lines, hang_findings
 
 __all__ = ["Diagnosis", "Evidence", "Excerpt", "Finding", "diagnose", "load_path"]
 
@@ -74,6 +82,8 @@ def diagnose(
     by_rank, excerpts = streams(logs, mtimes or {})
     year = log_year(by_rank)
     findings = line_findings(by_rank, year)
+    inside = dumped_lines(by_rank)  # the ranks' stack dumps are read as stacks, below
+    findings = [f for f in findings if (f.evidence.log, f.evidence.line) not in inside]
     told = [v for v in verdicts(by_rank, year) if v.tier <= FAILURE]
     # A banner read both ways (`mpirun noticed … signal 6`) is the launcher's verdict, not an echo.
     banners = {v.evidence for v in told}
@@ -89,8 +99,14 @@ def diagnose(
         stopped = [s for s in (stopped_on(st) for st in by_rank.values()) if s is not None]
         if proofs:
             best = _failure(proofs, by_rank, launcher_first)
+            own = by_rank.get(best.rank)
+            if best.cause == "unknown_failure" and own is not None:
+                # No line names a cause: what the dying process was doing may (its last frames).
+                best = replace(best, cause=last_topic(own))
         elif succeeded:
             return _healthy("the backend recorded the job's exit status 0")
+        elif hang := hang_findings(by_rank):  # the ranks' stacks (`tui.logs.stacks`)
+            best, findings = hang[0], hang[1:]
         elif stopped:
             # A log that stops on severe lines did not end well, whatever they say.
             worst = min(stopped, key=lambda s: (-s.severity, s.line.order))

@@ -82,18 +82,22 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
         in_traceback = unfinished = False
         spawned: int | None = None
         lines = stream.lines
+        last = _last_text(lines)
         for i, line in enumerate(lines):
             content = line.text
-            body = _STAMPED.sub("", content, count=1)  # `2024-05-01 10:00:02,001 ValueError: …`
             if "Traceback (most recent call last)" in content and peel(content)[1].startswith(
                 "Traceback (most recent call last)"
             ):  # behind whatever prefixes it carries
                 in_traceback = unfinished = True
                 continue
+            hinted = maybe_error(content)
+            if not (hinted or unfinished):
+                continue  # most lines of a long log: progress, with none of the rules' words
+            body = _STAMPED.sub("", content, count=1)  # `2024-05-01 10:00:02,001 ValueError: …`
             if body.strip() and not body[:1].isspace() and not _CHAINED.match(body):
                 unfinished = False  # the traceback ended (its last line, or the log went on)
-            if not maybe_error(content):
-                continue  # most lines of a long log: progress, with none of the rules' words
+            if not hinted:
+                continue
             if m := _SPAWNED.search(content):
                 spawned = int(m.group(1))
             text = content.strip()
@@ -114,6 +118,12 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
                     cause, tier = user.cause, user.tier
                 elif uncaught(body, strict=not in_traceback, checked=True):
                     cause, tier = "unknown_failure", FAILURE  # a launcher reporting a death
+            elif rule is None and line is last:
+                # A log that stops on an indented `AttributeError: …` (TensorFlow's nested
+                # `in user code:` error, a notebook's indent): the exception that ended it.
+                user = exception_rule(body.strip(), strict=True)
+                if user is not None:
+                    cause, tier = user.cause, user.tier
             if cause is None or tier is None:
                 continue
             if top_level:
@@ -130,7 +140,7 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
                 continue  # a metrics client lost its server; the training went on
             found.append(finding)
         found.extend(_stalled(stream))
-        if unfinished and (last := _last_text(lines)) is not None:
+        if unfinished and last is not None:
             # The log stops inside a traceback: the process died printing it.
             found.append(
                 Finding("unknown_failure", stream.rank, FAILURE, last.where, None, last.order)

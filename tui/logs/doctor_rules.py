@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from tui.logs.causes import ECHO, FAILURE, ROOT, TIMEOUT
 from tui.logs.platform_rules import HINTS as PLATFORM_HINTS
 from tui.logs.platform_rules import PLATFORM_RULES
+from tui.logs.platform_rules import WORDS as PLATFORM_WORDS
 from tui.logs.signatures import SIGNATURES
 
 
@@ -23,6 +24,8 @@ class Rule:
     cause: str
     tier: int
     pattern: re.Pattern[str]
+    platform: bool = False
+    """One of the platform's rules: read only on lines with a platform word (`WORDS`)."""
 
 
 def _rule(cause: str, tier: int, *patterns: str) -> Rule:
@@ -157,6 +160,7 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"remote process exited",
         r"NCCL communicator was aborted",
         r"ProcessGroupNCCL.* aborted",
+        r"NCCL INFO [\w/.-]+\.cc:\d+ -> [1-9]\d*\s*$",  # its return-code trace: a call failed
     ),
     _rule(
         "nccl_system_error",
@@ -208,6 +212,13 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"Fatal Python error: Aborted",
         r"\bSIGABRT\b",
         r"Assertion `.*' failed",
+        # the signal handler's and the shell's word for it (Open MPI's `Signal: Aborted (6)`,
+        # bash's `line 26:  4767 Aborted  (core dumped) python train.py`)
+        r"\bSignal: Aborted\b|\bsignal 6 \(SIGABRT\)|\b\d+ Aborted\s+\S",
+        # the C libraries that abort() the process: glog's failed CHECK, glibc's heap checks
+        r"^Check failed: |\*\*\* Check failure stack trace",
+        r"\*\*\* Error in `[^`]*': |double free or corruption|free\(\): invalid (?:pointer|size)",
+        r"malloc\(\): (?:memory )?corrupt|corrupted size vs\. prev_size|stack smashing detected",
     ),
     _rule(
         "unknown_failure",
@@ -227,7 +238,7 @@ _LINE_RULES: tuple[Rule, ...] = (
     ),
 )
 
-_PLATFORM = tuple(Rule(r.cause, r.tier, r.pattern) for r in PLATFORM_RULES)
+_PLATFORM = tuple(Rule(r.cause, r.tier, r.pattern, platform=True) for r in PLATFORM_RULES)
 RULES: tuple[Rule, ...] = (
     *(r for r in _PLATFORM if r.tier == ROOT),
     *_LINE_RULES,
@@ -249,7 +260,8 @@ _NOISE = re.compile(
 _LET_THROUGH = re.compile(
     r"NCCL WARN (?:Cuda failure|Duplicate GPU|.*(?:Connect to .* failed|"
     r"Call to (?:write|recv|connect) failed|Got completion from peer|->\s?[1-9]\b))|"
-    r"Bootstrap : no socket interface|Rendezvous\w*Error|closing signal SIGTERM"
+    r"Bootstrap : no socket interface|Rendezvous\w*Error|closing signal SIGTERM|"
+    r"NCCL INFO [\w/.-]+\.cc:\d+ -> [1-9]"
 )
 _BENIGN_WARN = re.compile(r"falling back|No device found|libibverbs|ibv_open_device|Unable to open")
 
@@ -276,9 +288,10 @@ _HINTS = (
     "ailed", "rrno", "nrecognized", "ocal", "ank", "RANK", "orld", "Duplicate", "ivisible",
     "umber of", "odule", "annot", "undefined", "atchdog", "NCCL", "imeout", "imed out",
     "ime out", "onitoredBarrier", "send/recv", "eartbeat", "ismatch", "ocket", "exited", "slots",
-    "RTE", "PRT", "mpirun", "orted", "MPI", "PMI", "btl_", "Read -1", "noticed", "Primary job",
+    "RTE", "PRT", "mpirun", "orted", "MPI", "PMI", "btl_", "Read -", "noticed", "Primary job",
     "terminate", "Abort", "Assertion", "onnection", "roken pipe", "ignal", "ollective",
     "core", "Fatal", "recent call first", ".py: error", "egmentation", "us error",
+    "double free", "free()", "malloc()", "corrupted size", "stack smashing",
 )  # fmt: skip
 """Words at least one rule or a traceback's last line needs: a line with none of them is read
 past without running every rule (most lines of a long log are progress)."""
@@ -310,10 +323,27 @@ def any_of(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 _ANY_HINT = any_of(_HINTS)
+_PLATFORM_WORD = any_of(PLATFORM_WORDS)
+_SHAPES: dict[bytes, bool] = {}
+"""`maybe_error` by a line's shape (its digits removed, as bytes: `bytes.translate` is ten times
+`str.translate`): the lines of a long log are a few shapes with changing numbers (`step 1234 |
+loss 0.8123`), and no hint holds a digit, so the shape's answer holds for every such line (at
+worst a line is read that had no hint). Bounded: emptied when full."""
+_MAX_SHAPES, _LONGEST_SHAPE = 4096, 400  # at most ~2 MB
+assert not any(ch.isdigit() for hint in _HINTS for ch in hint), "a hint with a digit: no shapes"
 
 
 def maybe_error(text: str) -> bool:
-    return _ANY_HINT.search(text) is not None
+    """Whether a line holds any rule's word (`_HINTS`): a line without is no error."""
+    shape = text.encode("utf-8", "surrogatepass").translate(None, b"0123456789")
+    said = _SHAPES.get(shape)
+    if said is None:
+        said = _ANY_HINT.search(shape.decode("utf-8", "surrogatepass")) is not None
+        if len(shape) <= _LONGEST_SHAPE:
+            if len(_SHAPES) >= _MAX_SHAPES:
+                _SHAPES.clear()
+            _SHAPES[shape] = said
+    return said
 
 
 def classify(text: str, checked: bool = False) -> Rule | None:
@@ -341,13 +371,18 @@ def rule_of(text: str) -> Rule | None:
     the line: a rule naming a cause of its own (`ROOT`) beats a timeout or an echo in the same
     line (`… timed out … Connection refused by peer`); among equals, the first in `RULES`."""
     stripped = text.strip()
+    platform = _PLATFORM_WORD.search(stripped.lower()) is not None
     best: Rule | None = None
     for rule in RULES:
+        if rule.platform and not platform:
+            continue
         if (best is None or rule.tier < best.tier) and rule.pattern.search(stripped):
             best = rule
             if rule.tier == ROOT:
                 return best
     for sig in SIGNATURES:
+        if sig.hint not in stripped:
+            continue  # every line a signature matches holds its hint
         if (best is None or sig.tier < best.tier) and sig.pattern.search(stripped):
             best = Rule(sig.cause, sig.tier, sig.pattern)
     return best

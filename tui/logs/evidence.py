@@ -15,11 +15,13 @@ prefix each line carries: `[rank3]:`, `[default3]:`, `[1,3]<stderr>:`, `[3]<stde
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from tui.core.files import blocks
 from tui.logs.doctor_rules import is_error
@@ -45,9 +47,10 @@ is one `bytes.find` pass over the middle of a large log. What kills a process (a
 is at its end, in the tail."""
 
 
-@dataclass(frozen=True)
-class Evidence:
-    """Where the doctor read it: the log's name, the line number (from 1), the line."""
+class Evidence(NamedTuple):
+    """Where the doctor read it: the log's name, the line number (from 1), the line. (A named
+    tuple, not a frozen dataclass: one is made for every line read, and a frozen dataclass's
+    `__init__` costs several times a tuple's.)"""
 
     log: str
     line: int
@@ -72,8 +75,9 @@ class Excerpt:
     binary: bool = False
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(NamedTuple):
+    """One line of a rank's stream (a named tuple for the reason `Evidence` is one)."""
+
     text: str
     """The line without its rank prefix."""
     where: Evidence
@@ -139,6 +143,9 @@ class FileView:
     def __init__(self, fd: int, size: int) -> None:
         self.fd = fd
         self.size = size
+        self.marks: list[tuple[int, int]] = [(0, 0)]
+        """`(offset, newlines before it)`, ascending: counted on the chunks `find_any` reads
+        anyway, so the tail's line numbers cost no second pass over the file."""
 
     def __len__(self) -> int:
         return self.size
@@ -158,6 +165,45 @@ class FileView:
             start += step
             step = min(self.CHUNK, step * 4)
         return -1
+
+    def find_any(self, subs: tuple[bytes, ...], start: int, end: int) -> int:
+        """The first offset of any of `subs` in `[start, end)`, each chunk read once for all of
+        them (and its newlines counted while it is at hand)."""
+        end = min(end, self.size)
+        if 0 < start - self.marks[-1][0] <= self.CHUNK:
+            self.newlines_before(start)  # a candidate line read past: keep counting
+        overlap = max(len(sub) for sub in subs) - 1
+        step = 64 << 10
+        while start < end:
+            chunk = self[start : min(end, start + step + overlap)]
+            hits = [at for sub in subs if 0 <= (at := chunk.find(sub)) < step]
+            if hits:
+                self._counted(start, chunk, min(hits))
+                return start + min(hits)
+            self._counted(start, chunk, min(step, len(chunk)))
+            start += step
+            step = min(self.CHUNK, step * 4)
+        return -1
+
+    MARK = 64 << 10
+    """Marks are set this far apart: a count from the nearest one reads at most this much."""
+
+    def _counted(self, start: int, chunk: bytes, upto: int) -> None:
+        at, newlines = self.marks[-1]
+        if start != at:
+            return
+        for begin in range(0, upto, self.MARK):
+            stop = min(upto, begin + self.MARK)
+            newlines += chunk.count(b"\n", begin, stop)
+            self.marks.append((start + stop, newlines))
+
+    def newlines_before(self, offset: int) -> int:
+        """Newlines in `[0, offset)`, counted on from the nearest mark before it."""
+        at, newlines = self.marks[bisect.bisect_right(self.marks, (offset, 1 << 62)) - 1]
+        newlines += _newlines_read(self, at, offset)
+        if offset > self.marks[-1][0]:
+            self.marks.append((offset, newlines))
+        return newlines
 
     def rfind(self, sub: bytes, start: int = 0, end: int | None = None) -> int:
         end = self.size if end is None else min(end, self.size)
@@ -198,21 +244,25 @@ def _looks_binary(head: bytes) -> bool:
 
 def _first_error(data, limit: int) -> int | None:
     """The offset of the first line that is a real error, found token by token."""
-    next_at = {t: data.find(t, 0, limit) for t in _TOKENS}
+    at = _find_any(data, 0, limit)
     for _ in range(MAX_CANDIDATES):
-        found = [p for p in next_at.values() if p >= 0]
-        if not found:
+        if at < 0:
             return None
-        at = min(found)
         start = data.rfind(b"\n", max(0, at - MAX_LINE), at) + 1
         end = data.find(b"\n", at, min(limit, at + MAX_LINE))
         end = end if end >= 0 else min(limit, at + MAX_LINE)
         if is_error(_clean(bytes(data[start:end]).decode("utf-8", "replace"))):
             return start
-        for token, p in next_at.items():
-            if 0 <= p <= end:
-                next_at[token] = data.find(token, end + 1, limit)
+        at = _find_any(data, end + 1, limit)
     return None
+
+
+def _find_any(data, start: int, end: int) -> int:
+    """The first offset of any of `_TOKENS` in `data[start:end]`, -1: none."""
+    if isinstance(data, FileView):
+        return data.find_any(_TOKENS, start, end)
+    found = [p for t in _TOKENS if (p := data.find(t, start, end)) >= 0]
+    return min(found) if found else -1
 
 
 def _read_spans(data, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:
@@ -243,10 +293,16 @@ def _read_spans(data, spans: list[tuple[int, int]]) -> list[tuple[int, str]]:
     return sorted(out.items(), key=lambda item: (item[0] < 0, item[0]))
 
 
-def _newlines(data, start: int, end: int, chunk: int = FileView.CHUNK) -> int:
-    """Newlines in `data[start:end]`, a chunk at a time (a `FileView` has no `count`)."""
+def _newlines(data, start: int, end: int) -> int:
+    """Newlines in `data[start:end]` (a `FileView` has no `count`: what its scan for the first
+    error counted already is not counted again)."""
     if isinstance(data, bytes):
         return data.count(b"\n", start, end)
+    return data.newlines_before(end) - data.newlines_before(start)
+
+
+def _newlines_read(data: FileView, start: int, end: int, chunk: int = FileView.CHUNK) -> int:
+    """Newlines in `data[start:end]`, read a chunk at a time."""
     return sum(data[i : min(end, i + chunk)].count(b"\n") for i in range(start, end, chunk))
 
 
@@ -274,6 +330,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 def _clean(line: str) -> str:
     # A progress bar redrawn with `\r` shows its last state; line numbers count `\n`.
     line = line.rstrip("\r").rsplit("\r", 1)[-1]
+    if line.isprintable():
+        return line.rstrip()  # no escape, no control character (most lines): nothing to remove
     return _CONTROL.sub("", _ANSI.sub("", line)).rstrip()
 
 
@@ -284,6 +342,7 @@ _STAMP = re.compile(
     r"^(?:\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d[.,\d]*Z? |[A-Z][a-z]{2} +\d+ \d\d:\d\d:\d\d )"
 )
 _QUOTE = re.compile(r"^\s*(?:\| |> ?)")  # `        | …` (a tool's indented log), `> ` quoting
+_QUOTE_STARTS = frozenset(" \t|>")
 _PREFIXES = (
     re.compile(r"^(?:[\w.-]+/\d+ )?\[(?:rank|default|RANK )(\d{1,5})\]:\s?"),
     re.compile(r"^\[\d+,(\d{1,5})\]<(?:stdout|stderr)>:\s?"),  # mpirun --tag-output
@@ -297,6 +356,12 @@ _NCCL_RANK = re.compile(
 )
 """NCCL's own word on a process's global rank (`comm 0x… rank 13 nranks 16`): the `[N]` in its
 prefix is only the GPU's index on its node."""
+_ANY_PREFIX = re.compile(
+    r"[\w.-]+/\d+ \[|\[(?:rank|default|RANK |\d+,\d+\]<|\d+\]<|\d+\] \[dtrain-tui|dtrain-tui)|"
+    r"\((?:[\w.]+ )?pid=|[\w.-]+:\d+:\d+ \["
+)
+"""What any of the rank or actor prefixes above starts with: a line without it (most lines of a
+long log) is read past with this one match instead of seven."""
 _NUMBER_PREFIX = re.compile(r"^\s?(\d{1,5}): ")  # srun --label, `N:` consoles
 _CONSOLE_NOISE = re.compile(r"^\[\d+\] ")  # a pasted terminal's `[80746] ` line numbers
 
@@ -313,15 +378,20 @@ def streams(
         own = by_name.get(name)
         numbered = own is None and _uses_number_prefix(t for _, t in ex.lines)
         ranks = _nccl_ranks(ex.lines) if own is None else {}
+        mtime = mtimes.get(name)
+        fed: set[int | None] = set()  # the streams this log fed (each takes its mtime once)
+        stream: Stream | None = None
         for number, line in ex.lines:
             rank, content = split_prefix(line, numbered, ranks)
             if rank is None:
                 rank = own
-            stream = out.setdefault(rank, Stream(rank))
-            if name in mtimes:
-                stream.mtime = max(stream.mtime or 0.0, mtimes[name])
+            if stream is None or rank != stream.rank:
+                stream = out.setdefault(rank, Stream(rank))
+                fed.add(rank)
             stream.lines.append(Line(content, Evidence(name, number, line[:500]), order))
             order += 1
+        for rank in fed if mtime is not None else ():
+            out[rank].mtime = max(out[rank].mtime or 0.0, mtime)
     return out, excerpts
 
 
@@ -340,9 +410,15 @@ def split_prefix(
     """The rank a line's prefix names (None: no prefix) and the line without it."""
     if line.startswith("["):
         line = _CONSOLE_NOISE.sub("", line, count=1)
-    line = _QUOTE.sub("", line, count=1)
+    if line[:1] in _QUOTE_STARTS:
+        line = _QUOTE.sub("", line, count=1)
     stamp = _STAMP.match(line)
     head, line = (line[: stamp.end()], line[stamp.end() :]) if stamp else ("", line)
+    if not _ANY_PREFIX.match(line):
+        line = head + line
+        if numbered and (m := _NUMBER_PREFIX.match(line)):
+            return int(m.group(1)), line[m.end() :]
+        return None, line
     line = _ACTOR.sub("", line, count=1)
     for prefix in _PREFIXES:
         m = prefix.match(line)

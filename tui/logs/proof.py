@@ -21,14 +21,15 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tui.logs.doctor_rules import _NOISE
+from tui.logs.doctor_rules import _NOISE, any_of
 from tui.logs.evidence import Evidence, Line, Stream
 from tui.logs.severity import ERROR, NOTICE, read
 
 COMPLETION = re.compile(
     r"(?i:\bexit(?:ed)?(?: with)? (?:code|status)[:=]? ?0\b(?![.,]\d))|"
     r"\bexitcode: ?0\b|Process (?:has ended|finished|exited), exit code 0\b|"
-    r"(?i:\bexits? successfully\b)|worker group successfully finished|WorkerState\.SUCCEEDED|"
+    r"(?i:\bexits? successfully\b)|worker group successfully finished|"
+    r"(?:WorkerState|worker\.status)\.SUCCEEDED|"
     r"Done waiting for other agents|"
     r"`?Trainer\.fit`? stopped: `?max_(?:epochs|steps)=\d+`? reached|"
     r"(?i:\btraining (?:is )?(?:completed|complete|finished|done)\b)|(?i:\bfinished training\b)|"
@@ -38,12 +39,38 @@ COMPLETION = re.compile(
     r"destroy_process_group\(\) was not called before program exit|"
     r"has NOT been destroyed before we destruct ProcessGroupNCCL|"
     r"The experiment completed successfully|\bStatus: (?:Finished|Completed)\b|"
+    r"\b[Ss]tatus from \w+ to (?:Completed|Succeeded|Finished)\b|"
+    r"^\s*--- PASS: \S+ \(\d|"
     r"\b(?:[Tt]otal training time|Training time:?) \d+:\d\d|"
-    r"\b100%\s*\|.*?\|\s*(?P<bar>\d+)/(?P=bar)\b|"
-    r"(?i:\b(?:epoch|step|iter(?:ation)?)\b\D{0,3}(?P<count>\d+)\s*/\s*(?P=count)\b.*\bloss\b)"
+    r"\b100%\s*\|.*?\|\s*(?P<bar>\d+)/(?P=bar)\b"
 )
 """A line saying the run (or one process of it) ended well. `destroy_process_group() was not
-called before program exit` is printed by a process reaching its normal exit."""
+called before program exit` is printed by a process reaching its normal exit; a platform's
+status changing to Completed, a test harness's `--- PASS:` are the run's verdict."""
+
+AT_TOTAL = re.compile(r"\b(?:epoch|step|iter(?:ation)?)\b\D{0,3}(\d+)\s*/\s*\1\b.*\bloss\b")
+"""Lower-cased: a step or epoch counter at its total, with its loss (`Epoch 3/3 … loss 0.1`)."""
+_COMPLETION_WORDS = any_of(
+    ("exit", "succe", "done waiting", "reached", "training", "train_runtime", "destroy",
+     "status", "--- pass", "100%")
+)  # fmt: skip
+"""A word every `COMPLETION` line holds, lower-cased: most lines are passed over with this one
+search (`COMPLETION`'s case-insensitive groups cost ten times more)."""
+
+
+def completes(text: str) -> bool:
+    """Whether a line is a completion line (`COMPLETION`, `AT_TOTAL`)."""
+    lower = text.lower()
+    if _COMPLETION_WORDS.search(lower) and COMPLETION.search(text):
+        return True
+    return "loss" in lower and "/" in lower and bool(AT_TOTAL.search(lower))
+
+
+FINAL_EPOCH = re.compile(r"(?i:\bepoch\b\W{0,3}(?P<last>[1-9]\d*)\s*/\s*(?P=last)\b)")
+"""The last epoch by its own count (`=== EPOCH 199/199 ===`, Keras's `Epoch 5/5`). It proves
+the run ended well only once a metric line reports on it (`METRIC`): a header alone may be
+where a killed run stopped."""
+METRIC = re.compile(r"(?i:\b(?:loss|acc(?:uracy)?|iou|eval|val_\w+)\b\W{0,3}(?:\w+\W{1,3})?\d)")
 
 PROGRESS = re.compile(
     r"(?i:\b(?:step|iter(?:ation)?|epoch|batch|global_step)\b\s*[:=#]?\s*\[?\d+)|"
@@ -54,6 +81,12 @@ PROGRESS = re.compile(
 TOPICS = (
     ("rendezvous_timeout", re.compile(r"c10d|TCPStore|[Rr]endezvous|MASTER_ADDR|client socket")),
     ("nccl_system_error", re.compile(r"NCCL|ncclComm")),
+    (
+        "tf_cluster_error",
+        re.compile(
+            r"run_std_server|tf\.(?:distribute\.)?(?:train\.)?Server\b|/job:\w+/|ClusterSpec"
+        ),
+    ),
     ("mpi_error", re.compile(r"\bMPI|ORTE|\bPMIx?\b|prterun|mpirun|mpiexec")),
     (
         "cuda_oom",
@@ -61,7 +94,8 @@ TOPICS = (
     ),
 )
 """What a severe line no rule names is about, by its subsystem's words (for a log that stops on
-it): the store the ranks meet at, NCCL, MPI, the GPU's allocator."""
+it): the store the ranks meet at, NCCL, TensorFlow's cluster servers, MPI, the GPU's
+allocator."""
 
 TAIL_LINES = 10
 """How many of a log's last lines (with text) count as "where it stops"."""
@@ -88,13 +122,19 @@ def _noise(line: Line) -> bool:
     return bool(_NOISE.search(text)) and "NCCL WARN" not in text
 
 
-_WORTH_READING = re.compile(
-    r"(?i:rror|fail|abort|errno|exit|kill|sig[a-z]{2,4}\b|fatal|panic|core dump|warn|timed? ?out|"
-    r"unable|could not|cannot|can't|refused|denied|no space|memory|unreachable|died|lost|"
-    r"exception|traceback|fault|illegal|critical|severe|unauthori|forbidden|authentication)|"
-    r"\b[EF]\d{3,4} \d\d:\d\d"
-)
-"""Words or tags at least one severe line has: a line with none is not read further."""
+_WORTH_WORDS = any_of(
+    ("rror", "fail", "abort", "errno", "exit", "kill", "sig", "fatal", "panic", "core dump",
+     "warn", "time", "unable", "could not", "cannot", "can't", "refused", "denied", "no space",
+     "memory", "unreachable", "died", "lost", "exception", "traceback", "fault", "illegal",
+     "critical", "severe", "unauthori", "forbidden", "authentication")
+)  # fmt: skip
+_GLOG_SEVERE = re.compile(r"\b[EF]\d{3,4} \d\d:\d\d")
+
+
+def _worth_reading(text: str) -> bool:
+    """Words (lower-cased) or tags at least one severe line has: a line with none is not read
+    further."""
+    return bool(_WORTH_WORDS.search(text.lower()) or _GLOG_SEVERE.search(text))
 
 
 def severe_lines(streams: Iterable[Stream], limit: int = 5) -> list[Severe]:
@@ -103,7 +143,7 @@ def severe_lines(streams: Iterable[Stream], limit: int = 5) -> list[Severe]:
     found: list[Severe] = []
     for stream in streams:
         for line in stream.lines:
-            if not _WORTH_READING.search(line.text) or _noise(line):
+            if not _worth_reading(line.text) or _noise(line):
                 continue
             level = read(line.text).severity
             if level >= ERROR:
@@ -142,7 +182,7 @@ def stopped_on(stream: Stream) -> Severe | None:
         level = said.severity
         if said.level == NOTICE and said.words >= ERROR:
             level = ERROR  # a warning that something failed, and then nothing: it mattered
-        if COMPLETION.search(text) or (PROGRESS.search(text) and level < ERROR):
+        if completes(text) or (PROGRESS.search(text) and level < ERROR):
             worst = None  # the run went on (or ended well) after what came before
             continue
         if _noise(line):
@@ -157,15 +197,23 @@ def topic(text: str) -> str:
     return next((cause for cause, words in TOPICS if words.search(text)), "unknown_failure")
 
 
+def last_topic(stream: Stream) -> str:
+    """The cause a log's last lines suggest by their subsystem's words (the frames of the
+    traceback a process died printing, the last thing it was doing), else `unknown_failure`."""
+    return topic("\n".join(line.text for line in _tail(stream)))
+
+
 def completion(streams: Iterable[Stream]) -> Line | None:
     """A completion line with nothing severe after it in its log (the last such line)."""
     found: Line | None = None
     for stream in streams:
+        reported = False  # a metric line after the line read (the final epoch reported on)
         for line in reversed(stream.lines):
-            if COMPLETION.search(line.text):
+            if completes(line.text) or (reported and FINAL_EPOCH.search(line.text)):
                 if stopped_on(stream) is None:
                     found = line if found is None or line.order > found.order else found
                 break
+            reported = reported or bool(METRIC.search(line.text))
     return found
 
 

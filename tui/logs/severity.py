@@ -56,8 +56,9 @@ _PEELS = tuple(
         r"^\d{1,5}:(?=\s)",
         r"^(?![\w.]*\.py:)(?=[a-z0-9.-]*[\d-])[a-z0-9][a-z0-9.-]{1,62}:(?=\s)",
         r"^[\w.-]+\s+\|(?=\s)",
-        # separators the tags leave behind
+        # separators the tags leave behind; the quote a line pasted as a JSON string opens with
         r"^[\s:|,\-]+(?=\S)",
+        r'^"(?=[A-Z])',
     )
 )
 _MAX_PEELS = 12
@@ -136,7 +137,27 @@ def read(text: str) -> Read:
     return Read(body, level, words, words)
 
 
+_SEVERE_WORDS = (
+    "rror", "xception", "traceback", "fail", "abort", "errno", "exit", "non-zero", "time",
+    "unable", "could not", "cannot", "can't", "refused", "denied", "no space", "out of memory",
+    "not enough", "unreachable", "died", "lost", "unauthori", "forbidden", "authentication",
+    "fatal", "panic", "core dumped", "segmentation", "killed", "sig", "bus error", "illegal",
+    "terminate", "warn", "deprecat",
+)  # fmt: skip
+"""A word (lower-cased) every line the three patterns above match holds: a line without any is
+read past with one search (their case-insensitive groups cost ten times more)."""
+
+
+def _any_word(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+
+
+_SEVERE_WORD = _any_word(_SEVERE_WORDS)
+
+
 def _by_words(body: str) -> int:
+    if not _SEVERE_WORD.search(body.lower()):
+        return NONE
     if _FATAL_WORDS.search(body):
         return FATAL
     if _ERROR_WORDS.search(body) and not _WARN_WORDS.search(body):
