@@ -17,8 +17,10 @@ import pytest
 
 from tests.hostile.probes import run_cli
 
-BASE_MB = 64
-"""Well above what the CLI needs for these (about 25 MB), well below one mapped 64 MB log."""
+BASE_MB = 72
+"""Well above what the CLI needs for these (about 25 MB; 300 rank logs of 4 MB peak at 64-66 MB
+of resident memory with the doctor at e6351da and now alike: it keeps a little of every rank),
+below one mapped 64 MB log on top of that."""
 LINE = b"2026-11-25 10:00:00 [rank0]: step %d loss 0.%04d lr 1e-4 throughput 123.4 samples/s\n"
 OOM = (
     b'Traceback (most recent call last):\n  File "train.py", line 3, in <module>\n'
@@ -90,7 +92,7 @@ def test_a_500_mb_line_costs_no_more_than_a_short_one(tmp_path: Path) -> None:
         f.seek(500 << 20)
         f.write(b" RuntimeError: boom")
     out = _doctor(tmp_path, log, ceiling=30)
-    assert out.rc in (0, 1), out.stderr
+    assert out.rc in (0, 1, 3), out.stderr  # 3: a verdict, "not proven" (the line is cut)
     assert out.peak_mb < BASE_MB, f"{out.peak_mb:.0f} MB"
 
 
