@@ -218,6 +218,7 @@ def test_deepspeed_refuses_a_train_batch_size_that_is_not_micro_x_accum_x_world(
     code = tmp_path / "code"
     code.mkdir()
     shutil.copy(SAMPLES / "train_deepspeed.py", code)
+    shutil.copy(SAMPLES / "dtrain_env.py", code)  # its DTRAIN_ENV line
     config = json.loads((SAMPLES / "ds_config.json").read_text()) | {"train_batch_size": 24}
     (code / "ds_config.json").write_text(json.dumps(config))
     # One node × 2 processes: DeepSpeed checks the arithmetic at initialize on every rank; two

@@ -312,7 +312,7 @@ def test_the_example_scripts_hide_every_name_that_looks_like_a_secret_from_the_e
                 assert not any(hidden.search(n) for n in PLAIN_NAMES), script.name
                 checked += 1
     assert checked == 1, "the examples' one env printer (dtrain_env.py) was checked"
-    printing = [s.name for s in scripts if "env_line()" in s.read_text()]
+    printing = [s.name for s in scripts if "print(env_line()" in s.read_text()]
     assert len(printing) == 8 and all(
         "from dtrain_env import env_line" in (script.parent / name).read_text() for name in printing
     ), "every example that prints its environment prints it through dtrain_env"
