@@ -120,3 +120,14 @@ def test_the_first_frame_comes_from_the_installed_package(installed, tmp_path: P
     screen = html.unescape(done.stdout).replace("\xa0", " ")  # the SVG's text, spaces as spaces
     assert "What does your training script use" in screen
     assert "1 Framework" in screen
+
+
+def test_an_installed_wheel_names_the_packages_an_extra_needs(installed, tmp_path: Path):
+    """`dtrain-tui[azure]` is no published package (issue 40, item 7): an installed wheel's hint
+    names the extra's packages, as its metadata lists them."""
+    _, bin_dir = installed
+    show = "from tui.core.preflight import extra_install; print(extra_install('azure'))"
+    done = _run([str(bin_dir / "python"), "-c", show], tmp_path, "the Azure ML install hint")
+    hint = done.stdout.strip()
+    assert "-m pip install 'azure-ai-ml>=" in hint and "'azure-identity>=" in hint, hint
+    assert "dtrain-tui[" not in hint, hint

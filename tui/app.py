@@ -254,7 +254,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
             "Submits the plan the review shows with azure-ai-ml; the Studio link and rank 0's "
             "log follow."
             if azure_ready
-            else "The Azure ML backend is not installed: pip install 'dtrain-tui[azure]'."
+            else f"The Azure ML backend is not installed: {_azure_install()}."
         )
 
         def chosen(kind: str | None) -> None:
@@ -306,7 +306,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         factory = self.backends.get("azureml")
         if factory is None:
             self.notify(
-                "Attaching needs the Azure ML backend: pip install 'dtrain-tui[azure]'",
+                f"Attaching needs the Azure ML backend: {_azure_install()}",
                 severity="warning",
             )
             return
@@ -414,6 +414,13 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         from screens.job import JobScreen
 
         self.push_screen(JobScreen(backend, handle, log=log, price=price))
+
+
+def _azure_install() -> str:
+    """The command that installs the Azure ML backend here (`tui.core.preflight.extra_install`)."""
+    from tui.core.preflight import extra_install
+
+    return extra_install("azure")
 
 
 def _reattach(job: tuple[Any, JobHandle]) -> str:

@@ -83,12 +83,19 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_parser(sub)
 
     p = sub.add_parser("presets", help="list the presets, or show one")
-    p.add_argument("action", nargs="?", choices=("list", "show"), default="list")
-    p.add_argument("name", nargs="?")
+    p.add_argument(
+        "action",
+        nargs="?",
+        choices=("list", "show"),
+        default="list",
+        help="list: every preset with its line (default); show: one preset's plan and why",
+    )
+    p.add_argument("name", nargs="?", help="the preset to show (`dtrain-tui presets` lists them)")
 
-    p = sub.add_parser("submit", help="run a job; --target local rehearses it on this machine")
-    add_inputs(p)
-    p.set_defaults(target="local")
+    p = sub.add_parser(
+        "submit", help="run a job: on this machine by default, on Azure ML with --target azureml"
+    )
+    add_inputs(p, target="local")
     p.add_argument(
         "--wait",
         action="store_true",

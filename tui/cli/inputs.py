@@ -62,7 +62,8 @@ SET_KEYS = (
 FRAMEWORKS = ("pytorch", "lightning", "huggingface", "deepspeed", "tensorflow", "horovod")
 
 
-def add_inputs(p: argparse.ArgumentParser) -> None:
+def add_inputs(p: argparse.ArgumentParser, target: str = "azureml") -> None:
+    """The inputs of a plan; `target` the `--target` a command takes when none is given."""
     src = p.add_mutually_exclusive_group()
     src.add_argument("--preset", metavar="NAME", help="start from a preset (`dtrain-tui presets`)")
     src.add_argument("--spec", metavar="FILE", help="start from a YAML/JSON file of spec fields")
@@ -84,8 +85,13 @@ def add_inputs(p: argparse.ArgumentParser) -> None:
         "--target",
         type=target_name,
         choices=("azureml", "local"),
-        default="azureml",
-        help="where the plan runs: an Azure ML cluster (default; or `azure`) or this machine",
+        default=target,
+        help="where the plan runs: "
+        + (
+            "an Azure ML cluster (default; or `azure`) or this machine"
+            if target == "azureml"
+            else "this machine (default) or an Azure ML cluster (`azureml` or `azure`)"
+        ),
     )
 
 

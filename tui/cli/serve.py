@@ -109,7 +109,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tui.cli.serve_server import WizardServer
     except ImportError:
-        raise CliError("serve needs textual-serve: `pip install 'dtrain-tui[serve]'`") from None
+        from tui.core.preflight import extra_install
+
+        raise CliError(f"serve needs textual-serve: `{extra_install('serve')}`") from None
 
     shown = args.host
     names = list(args.allow_host)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -161,6 +162,33 @@ def install_argv(module: str, python: str, base: Path | None = None) -> tuple[st
             return (*pip, "-e", f"{where}[{extra}]")
         return (*pip, f"dtrain-tui[{extra}]")
     return (*pip, package)
+
+
+def extra_install(extra: str, base: Path | None = None) -> str:
+    """The command that installs dtrain-tui's `extra` (azure, serve) into this environment:
+    from the source folder where dtrain-tui is installed editable, else the extra's packages by
+    name (`dtrain-tui[azure]` names no published package)."""
+    pip = f"{_shown(sys.executable, base)} -m pip install"
+    source = _editable_source()
+    if source is not None:
+        where = "." if source == (base or Path.cwd()).resolve() else str(source)
+        return f"{pip} -e '{where}[{extra}]'"
+    names = extra_packages(extra)
+    if not names:  # not installed at all: run from its source folder
+        return f"{pip} -e '.[{extra}]' (in dtrain-tui's source folder)"
+    return f"{pip} " + " ".join(f"'{n}'" for n in names)
+
+
+def extra_packages(extra: str) -> list[str]:
+    """The requirements dtrain-tui's `extra` adds, as its installed metadata lists them."""
+    from importlib.metadata import PackageNotFoundError, requires
+
+    try:
+        wanted = requires("dtrain-tui") or []
+    except PackageNotFoundError:
+        return []
+    marker = re.compile(rf"""extra\s*==\s*["']{re.escape(extra)}["']""")
+    return [r.split(";")[0].strip() for r in wanted if marker.search(r)]
 
 
 PROCESSES_PER_CORE = 4
