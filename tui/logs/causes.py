@@ -22,6 +22,19 @@ from tui.logs.platform_fixes import AZUREML_FIXES
 
 ROOT, VERDICT, TIMEOUT, ECHO, FAILURE = 0, 1, 2, 3, 4
 
+PLATFORM = (
+    "image_pull_failed",
+    "environment_build_failed",
+    "data_access_failed",
+    "capacity_or_quota",
+    "node_preempted",
+    "node_failure",
+    "job_time_limit",
+    "azureml_system_error",
+)
+"""Azure ML's own failures, most specific first (the generic system error last): a platform
+cause outranks what the processes printed after it (`platform_rules`)."""
+
 CAUSES = (
     "nccl_timeout",
     "cuda_oom",
@@ -39,14 +52,7 @@ CAUSES = (
     "tf_cluster_error",
     "script_arguments",
     "disk_full",
-    "image_pull_failed",
-    "environment_build_failed",
-    "data_access_failed",
-    "capacity_or_quota",
-    "node_preempted",
-    "node_failure",
-    "job_time_limit",
-    "azureml_system_error",
+    *PLATFORM,
     "hang",
     "unknown_failure",
     "none",

@@ -31,13 +31,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from tui.logs.causes import ECHO, FAILURE, NOT_PROVEN, ROOT, TIMEOUT, VERDICT, fix_for
+from tui.logs.causes import (
+    ECHO,
+    FAILURE,
+    NOT_PROVEN,
+    PLATFORM,
+    ROOT,
+    TIMEOUT,
+    VERDICT,
+    fix_for,
+)
 from tui.logs.diagnosis import HEALTHY, UNPROVEN, Diagnosis
 from tui.logs.doctor_findings import Finding, line_findings, log_year, verdicts
 from tui.logs.doctor_rules import classify, rule_of
 from tui.logs.evidence import Evidence, Excerpt, Stream, load_path, streams
 from tui.logs.names import rank_logs
-from tui.logs.platform_rules import PLATFORM
 from tui.logs.proof import (
     completion,
     last_topic,

@@ -118,19 +118,6 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
     ),
 )
 
-PLATFORM = (
-    "image_pull_failed",
-    "environment_build_failed",
-    "data_access_failed",
-    "capacity_or_quota",
-    "node_preempted",
-    "node_failure",
-    "job_time_limit",
-    "azureml_system_error",
-)
-"""Causes outside the job's processes, most specific first: one of them beats what the processes
-printed (their lines are consequences)."""
-
 WORDS = (
     "pull", "acr", "daemon", "build", "image creation", "conda", "package", "unsatisfiable",
     "pip", "distribution", "satisfies", "transaction", "sender", "solve", "non-zero", "mount",
