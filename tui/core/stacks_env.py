@@ -25,7 +25,7 @@ ORIGIN = Origin("dtrain-tui", "command")
 """Who sets the dumper's variables: dtrain-tui itself, for its stack dumper."""
 WHY = (
     "stack dumper (dtrain-tui): each rank imports dtrain-tui's sitecustomize.py at "
-    "start (PYTHONPATH; a sitecustomize of yours runs after it), so `S` on the job screen shows "
+    "start (PYTHONPATH; a sitecustomize of yours runs after it), so `dtrain-tui stacks NAME` shows "
     "every rank's Python stack, and a rank stuck {minutes} min in one place prints its own "
     "(DTRAIN_STACKS). Off: stacks 0 on the Code step, or --set stacks=0."
 )

@@ -188,7 +188,7 @@ FIXES: dict[str, str] = {
         "The other ranks wait in a collective for this one, whose stack shows where it stopped "
         "(the line above): a data loader or file read that blocks, a lock, an `if rank == 0:` "
         "branch that skips a collective the others run, or a collective with a different size "
-        "or order on this rank. `dtrain-tui stacks NAME` (or `S` on the job screen) shows every "
+        "or order on this rank. `dtrain-tui stacks NAME` shows every "
         "rank's stack again; fix that line, and give `init_process_group(timeout=...)` a limit "
         "that ends a hang before it bills for hours."
     ),
