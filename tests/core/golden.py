@@ -21,6 +21,7 @@ from tui.core.presets import get_preset, samples_dir
 from tui.core.script_check import ScriptProblem, check_source
 from tui.core.sdk import to_python
 from tui.core.spec import JobSpec
+from tui.core.stacks_env import HELPER
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 
@@ -63,7 +64,8 @@ def spec_for(case: str) -> JobSpec:
 
 
 def output(case: str, target_name: str) -> str:
-    """Everything the CLI shows and writes for one case, the samples folder written as {samples}."""
+    """Everything the CLI shows and writes for one case, the samples folder written as {samples}
+    and the stack dumper's folder as {injob}, so the files do not depend on where the checkout is."""
     spec = spec_for(case)
     target = LOCAL if target_name == "local" else Target.for_spec("azureml", spec)
     p = plan(spec, target)
@@ -78,7 +80,7 @@ def output(case: str, target_name: str) -> str:
     parts["export --format sdk"] = to_python(p)
     parts["check"] = _check(spec, gpus=target_name != "local")
     text = "".join(f"===== {title} =====\n{body.rstrip()}\n" for title, body in parts.items())
-    return text.replace(str(samples_dir()), "{samples}")
+    return text.replace(str(samples_dir()), "{samples}").replace(str(HELPER.parent), "{injob}")
 
 
 def _check(spec: JobSpec, gpus: bool) -> str:
