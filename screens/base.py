@@ -23,8 +23,8 @@ from widgets.step_header import StepHeader
 from widgets.why import WhyPanel
 
 if TYPE_CHECKING:
-    from tui.core.plan import LaunchPlan
     from tui.core.spec import JobSpec
+    from tui.planning.plan import LaunchPlan
 
 
 class WizardHost(Protocol):
@@ -129,7 +129,7 @@ class WizardStep(Screen[None]):
         """Validate `changes` against the current spec; on success it becomes the App's spec."""
         from pydantic import ValidationError  # here: the first frame does not need it
 
-        from tui.core.spec import error_field, friendly
+        from tui.core.answers import error_field, friendly
 
         try:
             self.app.spec = self.app.spec.with_changes(**changes)

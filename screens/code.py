@@ -10,10 +10,12 @@ from textual.binding import Binding
 from textual.widgets import Button, Input, Label, Select, Static
 
 from screens.base import WizardStep, labelled
+from tui.core.answers import parse_args
 from tui.core.catalog import environments, find_sku, suggested_env
-from tui.core.plan import plan
-from tui.core.spec import JobSpec, code_problems, parse_args
+from tui.core.job_checks import code_problems
+from tui.core.spec import JobSpec
 from tui.frameworks import registry
+from tui.planning.plan import plan
 from widgets.env_editor import EnvEditor
 from widgets.options_form import OptionsForm
 
@@ -272,8 +274,8 @@ def missing_script_text(spec: JobSpec) -> Text | None:
     from difflib import get_close_matches
     from pathlib import Path
 
-    from tui.core.presets import runs_here
-    from tui.core.spec import is_remote
+    from tui.core.job_checks import is_remote
+    from tui.planning.presets import runs_here
 
     if spec.command is not None or spec.code is None or is_remote(spec.code) or runs_here(spec):
         return None
@@ -292,7 +294,7 @@ def missing_script_text(spec: JobSpec) -> Text | None:
 
 def script_check_text(spec: JobSpec, gpus: bool) -> Text:
     """The script check as lines: ⚠ with line and fix per finding, ✓ notes; empty if no script."""
-    from tui.core.script_check import ScriptProblem, check_spec
+    from tui.planning.script_check import ScriptProblem, check_spec
 
     out = Text()
     try:

@@ -18,7 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, RadioButton, RadioSet, Static
 
 from tui.core.plan_types import LaunchPlan
-from tui.core.sdk import Call, cluster_code, cluster_notes, sdk_cluster
+from tui.planning.sdk import Call, cluster_code, cluster_notes, sdk_cluster
 
 
 class CreateComputeScreen(ModalScreen[bool]):

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.core.presets import REHEARSAL, Preset, load_presets, runs_here, samples_dir
+from tui.planning.presets import REHEARSAL, Preset, load_presets, runs_here, samples_dir
 from widgets.key_footer import KeyFooter
 from widgets.list_keys import KeyedOptionList
 

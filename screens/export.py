@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 if TYPE_CHECKING:
-    from tui.core.plan import LaunchPlan
+    from tui.planning.plan import LaunchPlan
 
 DIFF_LINES = 14
 """Changed lines shown at most (the rest are counted)."""
@@ -29,8 +29,8 @@ DIFF_LINES = 14
 def render(plan: LaunchPlan, fmt: str, out: Path) -> str:
     """The file's text: the job YAML, the azure-ai-ml Python or the plan's JSON, with paths
     relative to the file's folder."""
-    from tui.core.export import to_json, to_yaml
-    from tui.core.sdk import to_python
+    from tui.planning.export import to_json, to_yaml
+    from tui.planning.sdk import to_python
 
     return {"yaml": to_yaml, "sdk": to_python, "json": to_json}[fmt](plan, out.parent)
 

@@ -9,12 +9,12 @@ from textual.binding import Binding
 from textual.widgets import Button, Label, RadioButton, RadioSet
 
 from screens.base import WizardStep
+from tui.core.framework_list import LISTED
 from tui.core.words import counted, plural
-from tui.frameworks.titles import LISTED
 
 if TYPE_CHECKING:
-    from tui.core.presets import Preset
     from tui.core.spec import JobSpec
+    from tui.planning.presets import Preset
 
 # The first screen is drawn from plain data (`LISTED`): the model (`tui.core.spec`, pydantic) and
 # the framework modules (`registry`) load just after the first frame, so they are imported where
@@ -65,15 +65,15 @@ class FrameworkStep(WizardStep):
             return
         key = pressed.removeprefix("fw-")
         if key and key != self.app.spec.framework:
-            from tui.core.presets import follow_example
             from tui.core.spec import switch_framework
             from tui.frameworks import registry
+            from tui.planning.presets import follow_example
 
             before = self.app.spec
             # an example the app chose is not the user's answer: it follows the framework
             spec = follow_example(before, switch_framework(before, key))
             if self.app.review_target == "local":
-                from tui.core.presets import for_this_machine
+                from tui.planning.presets import for_this_machine
 
                 # the new framework's sample, if it has one; the user's nodes × GPUs stay
                 spec = for_this_machine(spec, counts=False)
@@ -89,7 +89,7 @@ class FrameworkStep(WizardStep):
             return
         self.app.review_target = target
         if target == "local":
-            from tui.core.presets import for_this_machine, samples_dir
+            from tui.planning.presets import for_this_machine, samples_dir
 
             before = self.app.spec
             # nodes × GPUs the user typed stay; a cluster's shape becomes a 2 × 2 rehearsal
@@ -123,7 +123,7 @@ class FrameworkStep(WizardStep):
 
     def action_examples(self) -> None:
         from screens.examples import ExamplesScreen
-        from tui.core.presets import for_this_machine
+        from tui.planning.presets import for_this_machine
 
         def chosen(choice: tuple[Preset, bool] | None) -> None:
             if choice is None:
@@ -190,7 +190,7 @@ def switch_notes(old: JobSpec, new: JobSpec) -> list[str]:
             label = "GPUs per node" if field == "gpus_per_node" else "Nodes"
             notes.append(f"{label} is now {getattr(new, field)} (was {getattr(old, field)})")
     if (new.code, new.script) != (old.code, old.script) and new.script != old.script:
-        from tui.core.presets import runs_example
+        from tui.planning.presets import runs_example
 
         why = (
             f"{was.title}'s example goes with {was.title}"

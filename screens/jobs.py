@@ -154,7 +154,7 @@ class JobsScreen(Screen[None]):
             if now - last_azure >= self.azure_interval or self._azure_now:
                 last_azure, self._azure_now = now, False
                 if "azureml" not in backends:
-                    from tui.core.preflight import extra_packages
+                    from tui.planning.preflight import extra_packages
 
                     needs = " ".join(extra_packages("azure")) or "the azure extra"
                     notes["azure"] = f"Azure ML: not installed (it needs {needs})"

@@ -8,12 +8,12 @@ from textual.containers import Vertical
 from textual.widgets import Label, RadioButton, RadioSet, Static
 
 from screens.base import WizardStep
-from tui.core.command import launcher_of
-from tui.core.plan import plan
 from tui.core.plan_types import Origin
 from tui.core.spec import JobSpec, launch_mode_problem
 from tui.core.words import counted, plural
 from tui.frameworks import registry
+from tui.planning.command import launcher_of
+from tui.planning.plan import plan
 
 MODES = {
     "per_process": "Per-process: Azure ML starts one process per GPU",

@@ -8,10 +8,10 @@ from textual.widgets import Checkbox, Input, Label, Static
 
 from screens.base import WizardStep, labelled
 from tui.core.catalog import find_sku
-from tui.core.plan import plan
 from tui.core.spec import JobSpec
 from tui.core.words import counted
 from tui.frameworks import registry
+from tui.planning.plan import plan
 from widgets.sku_table import SkuTable
 
 LABELS = {

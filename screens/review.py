@@ -16,12 +16,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Static, TabbedContent, TabPane
 
 from screens.base import WizardStep
-from tui.core.export import to_yaml
-from tui.core.plan import LaunchPlan, Origin
 from tui.core.prices import plan_price, refresh, refresh_due
-from tui.core.sdk import to_python
 from tui.frameworks import registry
 from tui.frameworks.base import Framework
+from tui.planning.export import to_yaml
+from tui.planning.plan import LaunchPlan, Origin
+from tui.planning.sdk import to_python
 from widgets.env_table import EnvTable, origin_colors
 from widgets.topology import Topology
 from widgets.why import code_style, explained
@@ -181,7 +181,7 @@ class ReviewStep(WizardStep):
 
     def _summary(self, p: LaunchPlan) -> Text:
         """The plan in one line, and on Azure ML its price per hour with the price's date."""
-        from tui.core.plan import describe
+        from tui.planning.plan import describe
 
         text = Text(describe(p), style="bold")
         priced = plan_price(p)
@@ -253,7 +253,7 @@ class ReviewStep(WizardStep):
         parts: list[Text] = []
         local = self.app.review_target == "local"
         if local:
-            from tui.core.preflight import check_local
+            from tui.planning.preflight import check_local
 
             findings = check_local(p)
             parts.append(Text("\nBefore it runs here", style="bold underline"))

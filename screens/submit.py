@@ -16,7 +16,7 @@ from screens.dialogs import Dialog
 from screens.install_offer import InstallOffer
 from screens.workspace_form import WorkspaceForm
 from tui.backends.base import ComputeNotFound
-from tui.core.preflight import Finding
+from tui.planning.preflight import Finding
 from widgets.key_footer import KeyFooter
 
 
@@ -300,7 +300,7 @@ class SubmitScreen(Dialog):
         event.stop()
         if not event.ok:
             return
-        from tui.core.preflight import check_local, forget_modules
+        from tui.planning.preflight import check_local, forget_modules
 
         forget_modules()
         if self.recheck is not None:
@@ -323,13 +323,13 @@ class SubmitScreen(Dialog):
             if self.settle is not None:
                 findings = list(self.settle(answer))
             else:
-                from tui.core.preflight import check_local, settle_config
+                from tui.planning.preflight import check_local, settle_config
 
                 app: Any = self.app
                 app.spec = settle_config(app.current_plan("local"), answer)
                 findings = check_local(app.current_plan("local"))
         except (ConfigFileProblem, OSError, ValueError) as err:  # one line, never a traceback
-            from tui.core.spec import friendly
+            from tui.core.answers import friendly
 
             self.notify(friendly(err), severity="error", timeout=10)
             return

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import tui.frameworks.registry  # noqa: F401 (the frameworks give the model their rules, as the app and CLI load them)
 from tests.logs.azurite import AZURITE_BIN, MISSING, Azurite
 
 # Where the app (tui/core/dirs.py: DTRAIN_TUI_HOME, else platformdirs, which reads XDG_* and then

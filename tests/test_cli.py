@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from tests.core.invariants import check_plan
 from tui.cli import CliError, apply_sets, main
-from tui.core.plan import plan
 from tui.core.spec import JobSpec
+from tui.planning.plan import plan
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,6 @@
-"""The core stays free of UI and cloud code; starting the CLI does not pay for azure.ai.ml."""
+"""The layers below the backends (the model, the script reader, the frameworks, the plan's
+composition, the logs) stay free of UI and cloud code; starting the CLI does not pay for
+azure.ai.ml."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CORE = sorted(
     f"tui.{p.parent.name}.{p.stem}"
-    for sub in ("core", "logs")
+    for sub in ("core", "scripts", "frameworks", "planning", "logs")
     for p in (ROOT / "tui" / sub).glob("*.py")
     if p.stem != "__init__"
 )
@@ -46,9 +48,9 @@ def loaded_after(statement: str) -> list[str]:
 def test_the_core_list_is_not_empty():
     assert {
         "tui.core.spec",
-        "tui.core.plan",
-        "tui.core.export",
-        "tui.core.job_import",
+        "tui.planning.plan",
+        "tui.planning.export",
+        "tui.planning.job_import",
         "tui.logs.sources",
     } <= set(CORE)
 
@@ -90,9 +92,9 @@ FIRST_FRAME_SKIPS = (
     "widgets.metrics_chart",
     "plotext",
     "httpx",
-    "tui.core.plan",
-    "tui.core.export",
-    "tui.core.sdk",
+    "tui.planning.plan",
+    "tui.planning.export",
+    "tui.planning.sdk",
     "tui.backends.base",
     "tui.backends.local",
     "tui.backends.azureml",
@@ -109,7 +111,7 @@ FIRST_FRAME_SKIPS = (
 """What the wizard's first frame does not need: later steps, the job screen and its log view
 and chart, the plan (built when a later step first asks), exports, backends and azure-ai-ml,
 the review's env table; nor the model (pydantic, `JobSpec`, the SKU table) and the framework
-modules: the first screen lists the frameworks from `tui.frameworks.titles`, and the app makes
+modules: the first screen lists the frameworks from `tui.core.framework_list`, and the app makes
 the spec, builds its validator and reads the SKU table just after the first frame."""
 
 
@@ -152,11 +154,12 @@ def test_the_first_frame_shows_the_defaults_as_validated():
 
 
 def test_the_first_screen_lists_the_registry():
-    """The first screen lists the frameworks from plain data (`tui.frameworks.titles`), which
+    """The first screen lists the frameworks from plain data (`tui.core.framework_list`), which
     must say what the framework modules say, in the registry's order; and start where the
     model starts."""
+    from tui.core import framework_list as titles
     from tui.core.spec import JobSpec
-    from tui.frameworks import registry, titles
+    from tui.frameworks import registry
 
     assert tuple((f.name, f.title, f.tagline) for f in registry.frameworks()) == titles.LISTED
     assert JobSpec().framework == titles.DEFAULT
@@ -168,6 +171,7 @@ def test_the_first_screen_shows_the_spec_it_is_given():
         "import asyncio\n"
         "from tui.app import DtrainApp\n"
         "from tui.core.spec import JobSpec\n"
+        "from tui.frameworks import registry\n"  # gives the model its rules, as the CLI does
         "async def main():\n"
         "    app = DtrainApp(JobSpec(framework='horovod'), backends={})\n"
         "    async with app.run_test(size=(80, 24)) as pilot:\n"
@@ -227,7 +231,7 @@ def test_no_module_imports_itself_round_a_loop():
     the screens never import the app back, and the core's modules form no circle."""
     assert _circles(_graph(lazy=False)) == []
     lazy = _graph(lazy=True)
-    assert "tui.core.spec" in lazy["tui.core.plan"] and "tui.core.plan" in lazy["tui.app"]
+    assert "tui.core.spec" in lazy["tui.planning.plan"] and "tui.planning.plan" in lazy["tui.app"]
     loops = _circles(lazy)
     assert [g for g in loops if "tui.app" in g or any(m.startswith("tui.core") for m in g)] == []
     assert [

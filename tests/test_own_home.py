@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tui.core.dirs import config_dir, state_dir
-from tui.core.presets import get_preset
+from tui.planning.presets import get_preset
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import tomllib
 
-from tui.core.plan import Target, plan
-from tui.core.preflight import CPU_TORCH, needed_modules, packages
-from tui.core.presets import samples_dir
 from tui.core.spec import JobSpec
+from tui.planning.plan import Target, plan
+from tui.planning.preflight import CPU_TORCH, needed_modules, packages
+from tui.planning.presets import samples_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 

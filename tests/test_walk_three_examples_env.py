@@ -18,7 +18,7 @@ from tests.backends import conftest as backends
 from tests.backends.conftest import local_plan, require
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
-from tui.core.presets import REHEARSAL, get_preset
+from tui.planning.presets import REHEARSAL, get_preset
 
 pytestmark = pytest.mark.slow
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tui.core.preflight import extra_install
+from tui.planning.preflight import extra_install
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -126,7 +126,7 @@ def test_an_installed_wheel_names_the_packages_an_extra_needs(installed, tmp_pat
     """`dtrain-tui[azure]` is no published package (issue 40, item 7): an installed wheel's hint
     names the extra's packages, as its metadata lists them."""
     _, bin_dir = installed
-    show = "from tui.core.preflight import extra_install; print(extra_install('azure'))"
+    show = "from tui.planning.preflight import extra_install; print(extra_install('azure'))"
     done = _run([str(bin_dir / "python"), "-c", show], tmp_path, "the Azure ML install hint")
     hint = done.stdout.strip()
     assert "-m pip install 'azure-ai-ml>=" in hint and "'azure-identity>=" in hint, hint

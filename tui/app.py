@@ -18,7 +18,7 @@ from textual.screen import Screen
 
 from screens.base import WizardStep
 from screens.framework import FrameworkStep
-from tui.frameworks.titles import DEFAULT as DEFAULT_FRAMEWORK
+from tui.core.framework_list import DEFAULT as DEFAULT_FRAMEWORK
 from tui.gc_pause import GcPausedUntilReady
 from tui.installed_backends import default_backends
 from tui.key_order import OrderedKeys
@@ -27,8 +27,8 @@ from widgets.log_spools import remove_stale_spools
 
 if TYPE_CHECKING:
     from tui.backends.base import JobHandle
-    from tui.core.plan import LaunchPlan
     from tui.core.spec import JobSpec
+    from tui.planning.plan import LaunchPlan
 
 # The steps in order, imported when first shown so the first frame does not wait for them.
 STEPS = (
@@ -102,6 +102,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         then, so that the model (pydantic, the framework modules) loads after the first frame."""
         if self._spec is None:
             from tui.core.spec import JobSpec
+            from tui.frameworks import registry  # noqa: F401 (the model's framework rules)
 
             # As they are, equal to JobSpec() (a test asserts it): validating them would build
             # JobSpec's validator and read the SKU table (on_ready does, a moment later).
@@ -145,6 +146,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         # so that the first answer changed does not wait for them. Stale spools go too.
         self.run_worker(remove_stale_spools, thread=True, group="spools", exit_on_error=False)
         from tui.core.spec import JobSpec
+        from tui.frameworks import registry  # noqa: F401 (the model's framework rules)
 
         drawn_without_spec = not self.spec_built
         JobSpec()
@@ -159,7 +161,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         cached = self._plan_cache
         if cached and cached[0] is self.spec and cached[1] == kind:
             return cached[2]
-        from tui.core.plan import Target, plan  # first needed after the first frame
+        from tui.planning.plan import Target, plan  # first needed after the first frame
 
         p = plan(self.spec, Target.for_spec(kind, self.spec))
         self._plan_cache = (self.spec, kind, p)
@@ -204,7 +206,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
         def save(name: str | None) -> None:
             if not name:
                 return
-            from tui.core.presets import PresetProblem, save_preset
+            from tui.planning.presets import PresetProblem, save_preset
 
             try:
                 path = save_preset(name, self.spec)
@@ -240,7 +242,7 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
 
     def action_submit(self) -> None:
         from screens.submit import SubmitScreen
-        from tui.core.preflight import check_local
+        from tui.planning.preflight import check_local
 
         p = self.current_plan("local")
         local_note = (
@@ -417,8 +419,8 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
 
 
 def _azure_install() -> str:
-    """The command that installs the Azure ML backend here (`tui.core.preflight.extra_install`)."""
-    from tui.core.preflight import extra_install
+    """The command that installs the Azure ML backend here (`preflight.extra_install`)."""
+    from tui.planning.preflight import extra_install
 
     return extra_install("azure")
 

@@ -14,7 +14,7 @@ class WizardCommands(Provider):
     """Everything the wizard can do from anywhere."""
 
     def _commands(self) -> list[tuple[str, Callable[[], None], str]]:
-        from tui.core.presets import load_presets
+        from tui.planning.presets import load_presets
 
         app = self.app
         out: list[tuple[str, Callable[[], None], str]] = [

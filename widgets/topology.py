@@ -9,8 +9,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.widgets import Static
 
-from tui.core.plan import LaunchPlan
 from tui.core.words import counted
+from tui.planning.plan import LaunchPlan
 from widgets.env_table import theme_style
 
 MAX_NODES = 8

@@ -22,8 +22,8 @@ from azure.core.exceptions import ResourceExistsError
 from tests.logs.azurite import Azurite
 from tui.backends.base import JobHandle, JobState
 from tui.backends.local import LocalBackend
-from tui.core.job_import import spec_from_job
-from tui.core.plan import Target, plan
+from tui.planning.job_import import spec_from_job
+from tui.planning.plan import Target, plan
 
 CONTAINER = "azureml"
 CHUNK = 4 << 20  # an append block holds at most 4 MiB

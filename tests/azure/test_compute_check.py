@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.azure.test_jobs_end_to_end import lines_job
-from tui.core.plan import plan
-from tui.core.presets import get_preset
+from tui.planning.plan import plan
+from tui.planning.presets import get_preset
 
 
 def test_a_cluster_that_fits_shows_its_size_nodes_and_quota(backend, emulator) -> None:

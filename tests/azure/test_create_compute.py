@@ -8,9 +8,9 @@ import pytest
 from tests.azure.test_cli_azure import LINES_JOB, cli_env, dtrain
 from tests.ui.waits import on_screen
 from tui.backends.base import BackendError, ComputeNotFound
-from tui.core.plan import plan
-from tui.core.presets import get_preset
-from tui.core.sdk import cluster_code, sdk_cluster
+from tui.planning.plan import plan
+from tui.planning.presets import get_preset
+from tui.planning.sdk import cluster_code, sdk_cluster
 
 JOB = [*LINES_JOB, "--set", "sku=Standard_ND96asr_v4", "--set", "nodes=2"]
 JOB += ["--set", "gpus_per_node=1", "--set", "compute=new-a100"]

@@ -97,7 +97,7 @@ def test_a_missing_compute_is_named_with_the_fix(backend, emulator) -> None:
 def test_client_side_validation_is_one_line(backend, emulator) -> None:
     p = lines_job(1)
     bad = p.spec.with_changes(passthrough={"queue_settings": {"job_tier": "gold"}})
-    from tui.core.plan import plan
+    from tui.planning.plan import plan
 
     message = refusal(backend.submit, plan(bad))
     assert message.startswith("azure-ai-ml refused the job: ")

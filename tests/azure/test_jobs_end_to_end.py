@@ -19,9 +19,9 @@ from tests.azure.conftest import SCRIPTS, StaticCredential, workspace_of
 from tests.azure.emulator import WorkspaceEmulator
 from tui.backends.azureml import AzureMLBackend
 from tui.backends.base import JobHandle, JobState
-from tui.core.plan import LaunchPlan, plan
 from tui.core.spec import JobSpec
 from tui.logs.follower import LogFollower, Timing
+from tui.planning.plan import LaunchPlan, plan
 
 pytestmark = pytest.mark.slow
 FAST = Timing(min_interval=0.05, max_interval=0.2, backoff_base=0.05, backoff_max=0.5)

@@ -8,8 +8,8 @@ import pytest
 
 from tests.azure.emulator import WorkspaceEmulator
 from tui.backends.azureml import AzureMLBackend
-from tui.core.plan import LaunchPlan, plan
-from tui.core.presets import load_presets
+from tui.planning.plan import LaunchPlan, plan
+from tui.planning.presets import load_presets
 
 PRESETS = sorted(p.name for p in load_presets()[0] if p.source == "shipped")
 INLINE_IMAGE = {"cluster-check"}

@@ -18,9 +18,9 @@ import pytest
 
 from tui.backends.local import LocalBackend
 from tui.backends.local.procs import signal_process
-from tui.core.plan import LaunchPlan, Target, plan
-from tui.core.presets import samples_dir
 from tui.core.spec import JobSpec
+from tui.planning.plan import LaunchPlan, Target, plan
+from tui.planning.presets import samples_dir
 
 SCRIPTS = Path(__file__).parent / "scripts"
 SAMPLES = samples_dir()

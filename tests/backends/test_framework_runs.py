@@ -27,10 +27,10 @@ from tests.backends.conftest import SAMPLES, dumped_env, local_plan, require
 from tests.backends.test_local_runs import LOCAL_EXTRAS, OPENMPI_EXTRA, TORCHRUN_EXTRAS
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
-from tui.core.plan import LaunchPlan
-from tui.core.presets import REHEARSAL, get_preset
 from tui.frameworks.deepspeed import DEEPSPEED
 from tui.frameworks.deepspeed_config import user_config_problems
+from tui.planning.plan import LaunchPlan
+from tui.planning.presets import REHEARSAL, get_preset
 
 pytestmark = pytest.mark.slow
 

@@ -23,7 +23,7 @@ APP = textwrap.dedent(
     import sys
     from pathlib import Path
     from tui.backends.local import LocalBackend
-    from tui.core.plan import Target, plan
+    from tui.planning.plan import Target, plan
     from tui.core.spec import JobSpec
 
     spec = JobSpec(nodes=1, gpus_per_node=2, sku=None, code=sys.argv[2], script="ranks.py",

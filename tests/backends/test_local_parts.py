@@ -13,9 +13,9 @@ from tui.backends.local import LocalBackend
 from tui.backends.local.jobdir import tail_lines
 from tui.backends.local.launch import build_launches
 from tui.backends.local.streams import StreamRouter, mpirun_first_failure, root_cause
-from tui.core.plan import plan
 from tui.core.spec import JobSpec
 from tui.frameworks.pytorch import ELASTIC_ROOT_CAUSE
+from tui.planning.plan import plan
 
 SPEC = JobSpec(nodes=2, gpus_per_node=2, sku=None, code=str(SAMPLES), script="train_ddp.py")
 

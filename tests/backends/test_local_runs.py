@@ -18,8 +18,8 @@ import pytest
 from tests.backends.conftest import SAMPLES, dumped_env, local_plan, require
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
-from tui.core.plan import LaunchPlan
-from tui.core.presets import get_preset
+from tui.planning.plan import LaunchPlan
+from tui.planning.presets import get_preset
 
 pytestmark = pytest.mark.slow
 

@@ -12,8 +12,8 @@ import pytest
 from tests.backends.conftest import local_plan, require
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
-from tui.core.script_check import check_file
 from tui.core.spec import JobSpec
+from tui.planning.script_check import check_file
 
 pytestmark = pytest.mark.slow
 

@@ -41,9 +41,9 @@ from tests.azure.emulator import WorkspaceEmulator  # noqa: E402
 from tests.azure.test_cli_azure import LINES_JOB, cli_env  # noqa: E402
 from tests.logs.azurite import AZURITE_BIN, MISSING, Azurite  # noqa: E402
 from tui.backends.azureml import AzureMLBackend  # noqa: E402
-from tui.core.plan import plan  # noqa: E402
 from tui.core.spec import JobSpec  # noqa: E402
 from tui.logs.follower import LogFollower  # noqa: E402
+from tui.planning.plan import plan  # noqa: E402
 
 
 def cli_submit_seconds(env: dict[str, str], cwd: Path) -> float:

@@ -15,10 +15,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tui.core.export import to_json, to_yaml  # noqa: E402
-from tui.core.plan import plan  # noqa: E402
-from tui.core.sdk import to_python  # noqa: E402
 from tui.core.spec import JobSpec  # noqa: E402
+from tui.planning.export import to_json, to_yaml  # noqa: E402
+from tui.planning.plan import plan  # noqa: E402
+from tui.planning.sdk import to_python  # noqa: E402
 
 
 def timed(fn, repeat: int) -> tuple[float, float]:

@@ -15,13 +15,13 @@ from pathlib import Path
 from rich.console import Console
 
 from tui.cli.render import print_plan
-from tui.core.export import to_yaml, write_json
-from tui.core.plan import Target, plan
-from tui.core.presets import get_preset, samples_dir
-from tui.core.script_check import ScriptProblem, check_source
-from tui.core.sdk import to_python
 from tui.core.spec import JobSpec
-from tui.core.stacks_env import HELPER
+from tui.planning.export import to_yaml, write_json
+from tui.planning.plan import Target, plan
+from tui.planning.presets import get_preset, samples_dir
+from tui.planning.script_check import ScriptProblem, check_source
+from tui.planning.sdk import to_python
+from tui.planning.stacks_env import HELPER
 
 GOLDEN = Path(__file__).parent / "data" / "golden"
 
@@ -65,7 +65,7 @@ def spec_for(case: str) -> JobSpec:
 
 def output(case: str, target_name: str) -> str:
     """Everything the CLI shows and writes for one case, the samples folder written as {samples}
-    and the stack dumper's folder as {injob}, so the files do not depend on where the checkout is."""
+    and the stack dumper's folder as {injob}: the files do not depend on where the checkout is."""
     spec = spec_for(case)
     target = LOCAL if target_name == "local" else Target.for_spec("azureml", spec)
     p = plan(spec, target)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from tui.core.plan import LaunchPlan, Origin
 from tui.frameworks.deepspeed import DEEPSPEED
+from tui.planning.plan import LaunchPlan, Origin
 
 
 def check_plan(p: LaunchPlan) -> None:

@@ -166,7 +166,7 @@ def checker(root: Path | None = None) -> Any:
         sys.path.insert(0, str(root))
         for name in [m for m in sys.modules if m == "tui" or m.startswith("tui.")]:
             del sys.modules[name]
-    script_check = importlib.import_module("tui.core.script_check")
+    script_check = importlib.import_module("tui.planning.script_check")
     spec_type = importlib.import_module("tui.core.spec").JobSpec
 
     def check(case: Case, spec: Any) -> Any:

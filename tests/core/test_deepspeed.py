@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tui.cli import main
-from tui.core.plan import plan
-from tui.core.presets import get_preset
 from tui.core.spec import JobSpec
 from tui.frameworks.deepspeed_config import check_config, precision_for, read_config
+from tui.planning.plan import plan
+from tui.planning.presets import get_preset
 
 # The shipped preset runs its example with the example's own ds_config.json; these tests ask for
 # the config dtrain-tui builds from the plan instead.

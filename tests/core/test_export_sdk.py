@@ -11,10 +11,10 @@ import pytest
 import yaml
 from azure.ai.ml import load_job
 
-from tui.core.export import job_dict, to_json, to_yaml
-from tui.core.plan import plan
-from tui.core.sdk import to_python
 from tui.core.spec import JobSpec
+from tui.planning.export import job_dict, to_json, to_yaml
+from tui.planning.plan import plan
+from tui.planning.sdk import to_python
 
 from .conftest import ALLOWED
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from tests.core.invariants import check_plan
-from tui.core.export import job_dict, to_yaml
-from tui.core.job_import import ImportProblem, load_job_file, spec_from_job
-from tui.core.plan import plan
+from tui.planning.export import job_dict, to_yaml
+from tui.planning.job_import import ImportProblem, load_job_file, spec_from_job
+from tui.planning.plan import plan
 
 from .test_export_sdk import rest
 

@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.core.job_corpus import corpus_jobs, relative_name, rest_form
-from tui.core.export import job_dict, to_yaml
-from tui.core.job_import import ImportProblem, load_job_file
-from tui.core.plan import describe, plan
+from tui.planning.export import job_dict, to_yaml
+from tui.planning.job_import import ImportProblem, load_job_file
+from tui.planning.plan import describe, plan
 
 JOBS = sorted(corpus_jobs())
 

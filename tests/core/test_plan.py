@@ -8,11 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.core.invariants import check_plan
-from tui.core.plan import AZUREML, Origin, Target, plan
 from tui.core.prices import money, snapshot_meta, vm_price
 from tui.core.spec import JobSpec, launch_mode_problem
 from tui.frameworks.huggingface import ACCELERATE
 from tui.frameworks.pytorch import TORCHRUN
+from tui.planning.plan import AZUREML, Origin, Target, plan
 
 
 def env(p, rank):

@@ -9,10 +9,10 @@ import sys
 import sysconfig
 from pathlib import Path
 
-from tui.core.plan import Target, plan
-from tui.core.preflight import check_local, imported_modules, install_command, needed_modules
-from tui.core.presets import for_this_machine, get_preset, samples_dir
 from tui.core.spec import JobSpec
+from tui.planning.plan import Target, plan
+from tui.planning.preflight import check_local, imported_modules, install_command, needed_modules
+from tui.planning.presets import for_this_machine, get_preset, samples_dir
 
 
 def local(spec: JobSpec):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tui.core.plan import plan
-from tui.core.presets import (
+from tui.core.spec import JobSpec
+from tui.planning.plan import plan
+from tui.planning.presets import (
     PresetProblem,
     get_preset,
     load_presets,
@@ -13,7 +14,6 @@ from tui.core.presets import (
     save_preset,
     user_presets_dir,
 )
-from tui.core.spec import JobSpec
 
 SHIPPED = (
     "pytorch-ddp",

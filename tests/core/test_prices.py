@@ -18,8 +18,8 @@ from tests.core.fake_prices_api import PAGE_1, PAGE_2, closed_port, item, page, 
 from tui.cli import main
 from tui.core import prices, prices_api
 from tui.core.catalog import find_sku
-from tui.core.plan import Target, plan
-from tui.core.presets import get_preset
+from tui.planning.plan import Target, plan
+from tui.planning.presets import get_preset
 
 SNAPSHOT = Path(prices.__file__).parents[2] / "presets" / "prices.json"
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from tests.core.script_corpus import ROUND_THREE
-from tui.core.presets import samples_dir
-from tui.core.script_check import ScriptProblem, check_source
 from tui.core.spec import JobSpec
+from tui.planning.presets import samples_dir
+from tui.planning.script_check import ScriptProblem, check_source
 
 SCRIPTS = Path(__file__).parent / "data" / "scripts"
 TF = {"framework": "tensorflow", "launch": "per_node"}

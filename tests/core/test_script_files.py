@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui.core.script_check import check_source
 from tui.core.spec import JobSpec
+from tui.planning.script_check import check_source
 
 HEAD = "import os, time, torch, torchvision\nimport torch.distributed as dist\n"
 HEAD += "dist.init_process_group('nccl')\nrank = dist.get_rank()\n"

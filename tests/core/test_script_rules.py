@@ -10,8 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tui.core.script_check import check_file, check_source
 from tui.core.spec import JobSpec
+from tui.planning.script_check import check_file, check_source
 
 DS = {"framework": "deepspeed"}
 TF = {"framework": "tensorflow", "launch": "per_node"}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from tui.core.spec import JobSpec, error_field, friendly, parse_args
+from tui.core.answers import error_field, friendly, parse_args
+from tui.core.spec import JobSpec
 
 
 def problem(**fields) -> tuple[str, str]:

@@ -19,10 +19,10 @@ from tests.backends.conftest import local_plan, require
 from tui.backends.base import JobState
 from tui.backends.local import LocalBackend
 from tui.cli.commands import main
-from tui.core.plan import plan
 from tui.core.plan_types import Target
 from tui.core.spec import JobSpec
 from tui.logs.doctor import diagnose, load_path
+from tui.planning.plan import plan
 
 pytestmark = pytest.mark.slow
 

@@ -23,11 +23,11 @@ import yaml
 
 from tests.hostile.probes import ROOT, run_cli
 from tui.cli import main
-from tui.core import export as export_module
 from tui.core.files import atomic_file, remove_stale_temps, write_atomic
-from tui.core.job_import import load_job_file
-from tui.core.plan import plan
-from tui.core.sdk import Call, is_name, to_python
+from tui.planning import export as export_module
+from tui.planning.job_import import load_job_file
+from tui.planning.plan import plan
+from tui.planning.sdk import Call, is_name, to_python
 
 DATA = Path(__file__).parent / "data"
 HOSTILE = "x=__import__('os').system('touch PWNED'),y"

@@ -25,9 +25,9 @@ from tui.backends.local import LocalBackend
 from tui.backends.local.launch import build_launches
 from tui.core import prices
 from tui.core.dirs import cache_dir, config_dir
-from tui.core.plan import Target, plan
-from tui.core.presets import get_preset
 from tui.core.spec import JobSpec
+from tui.planning.plan import Target, plan
+from tui.planning.presets import get_preset
 
 DEEP = "[" * 100_000 + "]" * 100_000
 """Valid JSON nested far past Python's recursion limit: json.loads raises RecursionError."""

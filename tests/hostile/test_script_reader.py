@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from tests.hostile.probes import run_cli
-from tui.core.script_check import ScriptProblem, check_source
-from tui.core.script_read import read_script
 from tui.core.spec import JobSpec
+from tui.planning.script_check import ScriptProblem, check_source
+from tui.scripts.read import read_script
 
 SCRIPTS = Path(__file__).parents[1] / "core" / "data" / "scripts"
 

@@ -8,10 +8,10 @@ import pytest
 
 from tui.backends.azureml.workspace import NOT_SIGNED_IN, sign_in_message
 from tui.backends.local.backend import job_base
-from tui.core.plan import Target, plan
-from tui.core.presets import get_preset
 from tui.core.reading import InputProblem, load_yaml
 from tui.core.spec import JobSpec
+from tui.planning.plan import Target, plan
+from tui.planning.presets import get_preset
 
 # What azure-identity 1.x raised with a service principal set and no network (recorded here,
 # DefaultAzureCredential.get_token with AZURE_TENANT_ID/CLIENT_ID/CLIENT_SECRET, no DNS).

@@ -13,10 +13,10 @@ import textwrap
 import time
 from pathlib import Path
 
-from tui.core.plan import Target, plan
 from tui.core.spec import JobSpec
-from tui.core.stacks_env import HELPER
 from tui.logs.stacks import group, odd_one_out, parse_dumps, summary
+from tui.planning.plan import Target, plan
+from tui.planning.stacks_env import HELPER
 
 SCRIPT = textwrap.dedent(
     """

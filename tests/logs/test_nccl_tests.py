@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tui.core.plan import plan
-from tui.core.presets import get_preset
 from tui.logs.nccl_tests import compare, expected, parse
+from tui.planning.plan import plan
+from tui.planning.presets import get_preset
 
 DATA = Path(__file__).parent / "data" / "nccl_tests"
 EXPECTED = yaml.safe_load((DATA / "expected.yaml").read_text(encoding="utf-8"))

@@ -10,10 +10,10 @@ from pathlib import Path
 from screens.framework import FrameworkStep
 from screens.resources import ResourcesStep
 from screens.review import ReviewStep
-from tui.core.export import to_yaml
-from tui.core.job_import import load_job_file
-from tui.core.presets import get_preset, load_presets
 from tui.core.spec import JobSpec
+from tui.planning.export import to_yaml
+from tui.planning.job_import import load_job_file
+from tui.planning.presets import get_preset, load_presets
 from widgets.why import WhyPanel
 
 from .conftest import make_app

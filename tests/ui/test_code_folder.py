@@ -12,7 +12,7 @@ from textual.widgets import OptionList, Static
 from screens.code import CodeStep
 from screens.examples import ExamplesScreen
 from screens.framework import FrameworkStep
-from tui.core.presets import samples_dir
+from tui.planning.presets import samples_dir
 
 from .conftest import make_app
 from .test_answers_kept import go_to

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from screens.code import CodeStep
-from tui.core.plan import Target, plan
+from tui.planning.plan import Target, plan
 
 from .conftest import make_app
 from .test_answers_kept import go_to

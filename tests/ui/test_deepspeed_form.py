@@ -8,7 +8,7 @@ from rich.console import Console
 from textual.widgets import Input, Static, TabbedContent
 
 from tests.ui.conftest import make_app
-from tui.core.presets import get_preset
+from tui.planning.presets import get_preset
 
 
 def generated_config():

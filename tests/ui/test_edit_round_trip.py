@@ -13,7 +13,7 @@ from screens.framework import FrameworkStep
 from screens.launch import LaunchStep
 from screens.review import ReviewStep
 from tests.core.job_corpus import corpus_jobs, relative_name, rest_form
-from tui.core.job_import import load_job_file
+from tui.planning.job_import import load_job_file
 from widgets.why import WhyPanel
 
 from .conftest import make_app

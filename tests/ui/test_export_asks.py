@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from screens.export import ReplaceScreen
 from screens.review import ReviewStep
-from tui.core.job_import import load_job_file
+from tui.planning.job_import import load_job_file
 
 from .conftest import make_app
 from .waits import notices, on_screen, until

@@ -8,7 +8,7 @@ from textual.widgets import OptionList, RadioButton
 from screens.examples import ExamplesScreen
 from screens.framework import FrameworkStep
 from screens.submit import SubmitScreen
-from tui.core.presets import samples_dir
+from tui.planning.presets import samples_dir
 
 from .conftest import make_app
 from .waits import on_screen, until
@@ -65,7 +65,7 @@ async def test_enter_in_the_submit_dialog_submits_to_the_target_chosen_first():
 async def test_submit_will_not_start_a_local_run_the_pre_flight_stops():
     from textual.widgets import Static
 
-    from tui.core.preflight import Finding
+    from tui.planning.preflight import Finding
 
     answers = []
     torch = Finding("torch is not installed", ".venv/bin/python -m pip install -e '.[torch]'")

@@ -14,8 +14,8 @@ from textual.widgets import Button, ProgressBar, Static
 
 from screens.install_offer import InstallOffer
 from screens.submit import SubmitScreen
-from tui.core.preflight import CPU_TORCH, Finding, check_local
 from tui.core.spec import JobSpec
+from tui.planning.preflight import CPU_TORCH, Finding, check_local
 
 from .conftest import make_app
 from .waits import on_screen, until
@@ -120,7 +120,7 @@ def test_a_missing_framework_comes_with_the_argv_of_its_fix(tmp_path):
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(bare)], check=True)
     python = bare / "bin" / "python"
     (tmp_path / "train.py").write_text("import torch\n")
-    from tui.core.plan import Target, plan
+    from tui.planning.plan import Target, plan
 
     spec = JobSpec(sku=None, nodes=1, gpus_per_node=2, code=str(tmp_path), script="train.py")
     p = plan(spec, Target.for_spec("local", spec))

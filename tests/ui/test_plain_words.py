@@ -12,9 +12,9 @@ from textual.widgets import Markdown, Static
 from screens.help import HelpScreen
 from screens.launch import LaunchStep
 from screens.review import ReviewStep
-from tui.core.plan import Origin, plan
-from tui.core.presets import get_preset
 from tui.core.spec import JobSpec
+from tui.planning.plan import Origin, plan
+from tui.planning.presets import get_preset
 from widgets.env_table import EnvTable
 from widgets.why import WhyPanel
 

@@ -9,7 +9,7 @@ import pytest
 from tests.core.fake_prices_api import closed_port, serving
 from tests.ui.waits import notices, until
 from tui.core import prices
-from tui.core.presets import get_preset
+from tui.planning.presets import get_preset
 
 from .conftest import make_app
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tui.core.plan import plan
-from tui.core.presets import get_preset
+from tui.planning.plan import plan
+from tui.planning.presets import get_preset
 
 from .conftest import make_app
 

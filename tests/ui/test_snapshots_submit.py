@@ -9,7 +9,7 @@ import pytest
 from screens.submit import SubmitScreen
 from tui.backends.azureml.arm import Choices, Listed
 from tui.backends.azureml.workspace import Workspace
-from tui.core.preflight import CPU_TORCH, Finding
+from tui.planning.preflight import CPU_TORCH, Finding
 
 from .conftest import make_app
 

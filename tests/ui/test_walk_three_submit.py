@@ -17,7 +17,7 @@ from textual.widgets import Button, Static
 
 from screens.review import ReviewStep
 from screens.submit import SubmitScreen
-from tui.core.preflight import Finding
+from tui.planning.preflight import Finding
 
 from .conftest import make_app
 from .test_answers_kept import choose_framework, go_to

@@ -16,7 +16,7 @@ from screens.code import CodeStep
 from screens.framework import FrameworkStep
 from screens.resources import ResourcesStep
 from screens.review import ReviewStep
-from tui.core.presets import get_preset, samples_dir
+from tui.planning.presets import get_preset, samples_dir
 
 from .conftest import make_app
 from .test_answers_kept import choose_framework, go_to

@@ -10,8 +10,8 @@ from screens.framework import FrameworkStep
 from screens.launch import LaunchStep
 from screens.resources import ResourcesStep
 from screens.review import ReviewStep
-from tui.core.export import job_dict
-from tui.core.presets import get_preset
+from tui.planning.export import job_dict
+from tui.planning.presets import get_preset
 from widgets.why import WhyPanel
 
 from .conftest import make_app
@@ -160,7 +160,7 @@ async def test_a_missing_code_folder_blocks_next(home):
 
 
 async def test_edit_job_yaml_opens_at_review_with_the_imported_values(home):
-    from tui.core.job_import import load_job_file
+    from tui.planning.job_import import load_job_file
 
     (home / "src").mkdir()
     path = home / "job.yml"
@@ -222,7 +222,7 @@ async def test_export_and_save_preset_from_review(home):
         await pilot.pause()
         await pilot.press("end", *["backspace"] * 6, *"team-ddp", "enter")
         await pilot.pause()
-        from tui.core.presets import get_preset
+        from tui.planning.presets import get_preset
 
         # the code folder is kept absolute, so the preset opens the same code from anywhere
         assert get_preset("team-ddp").spec == app.spec.with_changes(code=str(home.resolve()))

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from tui.logs.service_error import ServiceError
 
 if TYPE_CHECKING:
-    from tui.core.plan import LaunchPlan
     from tui.logs.sources import LogSource
+    from tui.planning.plan import LaunchPlan
 
 
 class BackendError(Exception):

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from tui.backends.azureml import AzureMLBackend
     from tui.backends.base import JobHandle
-    from tui.core.plan import LaunchPlan
     from tui.logs.sources import LogSource
+    from tui.planning.plan import LaunchPlan
 
 WriteLog = Callable[[Any, "JobHandle", "LogSource", bool], int]
 
@@ -67,7 +67,7 @@ def _check_or_create_compute(azure: AzureMLBackend, args: argparse.Namespace, p:
         if not getattr(args, "create_compute", False):
             raise
         name = missing.name
-    from tui.core.sdk import cluster_notes, sdk_cluster
+    from tui.planning.sdk import cluster_notes, sdk_cluster
 
     if args.idle_minutes < 1:
         raise BackendError(f"--idle-minutes must be at least 1, got {args.idle_minutes}")

@@ -45,8 +45,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
     from tui.cli.terminal import console as terminal_console
-    from tui.core.script_check import ScriptProblem, check_file
-    from tui.core.spec import is_remote
+    from tui.core.job_checks import is_remote
+    from tui.planning.script_check import ScriptProblem, check_file
 
     named_code = bool(args.preset or args.spec or args.job) or any(
         s.strip().startswith("code=") for s in args.sets
@@ -86,7 +86,8 @@ def _with_script(spec, path: str | None, named_code: bool):
     from pydantic import ValidationError
 
     from tui.cli.inputs import argv_text
-    from tui.core.spec import friendly, is_remote
+    from tui.core.answers import friendly
+    from tui.core.job_checks import is_remote
 
     if path is None:
         return spec

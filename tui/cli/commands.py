@@ -173,7 +173,7 @@ def _version() -> str:
 
 
 def _plan(args: argparse.Namespace):
-    from tui.core.plan import Target, plan
+    from tui.planning.plan import Target, plan
 
     spec = load_spec(args)
     try:
@@ -238,9 +238,9 @@ def _print_config(p, framework) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from tui.cli.terminal import shown
-    from tui.core.export import to_yaml, write_json
     from tui.core.files import PRIVATE, PUBLIC, atomic_file, holds_secrets, why
-    from tui.core.sdk import to_python
+    from tui.planning.export import to_yaml, write_json
+    from tui.planning.sdk import to_python
 
     p = _plan(args)
     if args.output == "-":
@@ -322,8 +322,8 @@ def _utf8_stdout():
 
 def _write_config_file(p, force: bool) -> Path:
     """The plan's config file into the job's code folder, where the command looks for it."""
+    from tui.core.job_checks import is_remote
     from tui.core.plan_types import ConfigFileProblem
-    from tui.core.spec import is_remote
 
     code, config = p.spec.code or ".", p.config_file
     if is_remote(code):
@@ -340,8 +340,8 @@ def _write_config_file(p, force: bool) -> Path:
 def cmd_presets(args: argparse.Namespace) -> int:
     from rich.markup import escape
 
-    from tui.core.plan import describe, plan
-    from tui.core.presets import PresetProblem, get_preset, load_presets
+    from tui.planning.plan import describe, plan
+    from tui.planning.presets import PresetProblem, get_preset, load_presets
 
     console = _console()
     if args.action == "show":
@@ -377,8 +377,8 @@ def cmd_wizard(args: argparse.Namespace) -> int:
 def cmd_edit(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from tui.core.job_import import ImportProblem, load_job_file
-    from tui.core.spec import friendly
+    from tui.core.answers import friendly
+    from tui.planning.job_import import ImportProblem, load_job_file
 
     try:
         spec = load_job_file(args.file, args.framework)

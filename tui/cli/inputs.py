@@ -144,7 +144,9 @@ def apply_sets(spec: JobSpec, sets: list[str]) -> JobSpec:
     """`spec` with every `--set key=value` applied and validated as one change."""
     from pydantic import ValidationError
 
-    from tui.core.spec import JobSpec, friendly, parse_args, switch_framework
+    from tui.core.answers import friendly, parse_args
+    from tui.core.spec import JobSpec, switch_framework
+    from tui.frameworks import registry  # noqa: F401 (gives the model the frameworks' rules)
 
     changes: dict[str, object] = {}
     env = dict(spec.env)
@@ -182,9 +184,11 @@ def load_spec(args: argparse.Namespace) -> JobSpec:
     """The spec the inputs describe: a preset, a spec file, a job YAML or the defaults, + --set."""
     from pydantic import ValidationError
 
-    from tui.core.job_import import ImportProblem, load_job_file
-    from tui.core.presets import PresetProblem, get_preset, spec_from_mapping
-    from tui.core.spec import JobSpec, friendly
+    from tui.core.answers import friendly
+    from tui.core.spec import JobSpec
+    from tui.frameworks import registry  # noqa: F401 (gives the model the frameworks' rules)
+    from tui.planning.job_import import ImportProblem, load_job_file
+    from tui.planning.presets import PresetProblem, get_preset, spec_from_mapping
 
     if args.framework and not args.job:
         raise CliError("--framework: only with --job (a preset or spec file names its framework)")

@@ -17,12 +17,12 @@ from tui.cli.inputs import CliError, load_spec
 def cmd_submit(args: argparse.Namespace) -> int:
     from tui.backends.base import BackendError
     from tui.backends.local import LocalBackend
-    from tui.core.plan import Target, plan
+    from tui.planning.plan import Target, plan
 
     if args.target == "azureml":
         from tui.cli.azure import submit
-        from tui.core.plan import AZUREML
-        from tui.core.spec import submit_problems
+        from tui.core.job_checks import submit_problems
+        from tui.planning.plan import AZUREML
 
         p = plan(load_spec(args), AZUREML)
         for problem in submit_problems(p.spec)[:1]:  # what Azure ML would refuse, said first
@@ -66,7 +66,7 @@ def _processes(p) -> str:
 
 def _preflight(p, force: bool = False) -> None:
     """Stop (exit 2) before any process starts when the run cannot work here; say the fix."""
-    from tui.core.preflight import check_local
+    from tui.planning.preflight import check_local
 
     findings = check_local(p, force=force)
     blocking = [f for f in findings if f.blocking]

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from tui.cli.terminal import VisibleWriter, visible
 from tui.core.marks import spans
-from tui.core.plan import EnvVar, LaunchPlan, Origin, describe
+from tui.planning.plan import EnvVar, LaunchPlan, Origin, describe
 
 Clean = Callable[[str], str]
 _BATCH = 256  # ranks per write: few writes, and memory bounded by one batch
@@ -162,8 +162,8 @@ def env(p: LaunchPlan, clean: Clean = _same) -> Iterator[Out]:
 
 def print_plan(p: LaunchPlan, show: str, console: Console) -> None:
     """Print the sections `show` names (command, env, yaml, sdk, json, all)."""
-    from tui.core.export import to_yaml, write_json
-    from tui.core.sdk import to_python
+    from tui.planning.export import to_yaml, write_json
+    from tui.planning.sdk import to_python
 
     clean = visible if console.is_terminal else _same
 

@@ -109,7 +109,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from tui.cli.serve_server import WizardServer
     except ImportError:
-        from tui.core.preflight import extra_install
+        from tui.planning.preflight import extra_install
 
         raise CliError(f"serve needs textual-serve: `{extra_install('serve')}`") from None
 

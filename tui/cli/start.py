@@ -73,7 +73,7 @@ def wizard(preset: str | None = None) -> int:
     """The wizard (at Review with `preset`'s job); without a terminal, one line and exit 2."""
     spec = None
     if preset:  # presets (and yaml) only when asked: the first frame does not need them
-        from tui.core.presets import PresetProblem, get_preset
+        from tui.planning.presets import PresetProblem, get_preset
 
         try:
             spec = get_preset(preset).spec

@@ -11,26 +11,27 @@ import os
 import re
 import shlex
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    ValidationError,
     ValidationInfo,
     field_validator,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
+from tui.core import framework_list
 from tui.core.catalog import Sku, find_sku, skus
-from tui.frameworks import registry
+from tui.core.framework_list import LISTED
 
 LaunchMode = Literal["per_process", "per_node", "single"]
 
-FRAMEWORKS: dict[str, str] = registry.titles()
-"""Every framework's name → its title, in the wizard's order (`tui.frameworks.registry`)."""
+FRAMEWORKS: dict[str, str] = {name: title for name, title, _ in LISTED}
+"""Every framework's name → its title, in the wizard's order (plain data: the model sits below
+the frameworks and imports none of them)."""
 LAUNCH_MODES: dict[str, str] = {
     "per_process": "per-process: Azure ML starts one process per GPU",
     "per_node": "per-node: Azure ML starts one launcher per node, the launcher starts the rest",
@@ -69,7 +70,7 @@ _SHM_SIZE = re.compile(r"[1-9][0-9]*[bkmgBKMG]\Z")  # Docker and azure-ai-ml tak
 
 _NODES_WHY = "the most Azure ML allows in one cluster that can run distributed jobs (300 by \
 default, configurable up to 4,000)"
-_SCRIPT_FIX = "Azure ML uploads only the code folder; move the script into it or make Code \
+SCRIPT_FIX = "Azure ML uploads only the code folder; move the script into it or make Code \
 folder the folder the script is in"
 
 
@@ -77,6 +78,32 @@ def _rule(field: str, message: str) -> PydanticCustomError:
     return PydanticCustomError(
         "job_rule", "{field}: {message}", {"field": field, "message": message}
     )
+
+
+class FrameworkRules(Protocol):
+    """What the model asks of a framework to validate a job: each `tui.frameworks` module's
+    `Framework` has these; `tui.frameworks.registry` hands them over as it loads
+    (`framework_list.use_frameworks`)."""
+
+    name: str
+    default_launch: str
+    options: dict[str, Any]
+    """The job fields only this framework uses, with the values they have elsewhere."""
+    option_rule: str
+
+    def launch_problem(self, launch: str) -> str | None: ...
+    def problems(self, spec: JobSpec) -> list[tuple[str, str]]: ...
+    def submit_problems(self, spec: JobSpec) -> list[str]: ...
+    def tasks_with_ports(self, spec: JobSpec) -> int: ...
+
+
+def framework_rules(framework: str) -> FrameworkRules:
+    """The rules of the framework called `framework` (RuntimeError before the registry loads)."""
+    return framework_list.framework_rules(framework)
+
+
+def known_frameworks() -> tuple[FrameworkRules, ...]:
+    return framework_list.known_frameworks()
 
 
 def launch_mode_problem(framework: str, launch: str) -> str | None:
@@ -87,7 +114,7 @@ def launch_mode_problem(framework: str, launch: str) -> str | None:
     """
     if framework not in FRAMEWORKS:
         return None  # the framework field itself is refused, with its own message
-    return registry.get(framework).launch_problem(launch)
+    return framework_rules(framework).launch_problem(launch)
 
 
 class JobSpec(BaseModel):
@@ -96,7 +123,7 @@ class JobSpec(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
     framework: str = "pytorch"
-    """A name in `tui.frameworks.registry`."""
+    """A name in `FRAMEWORKS`."""
     launch: LaunchMode = "per_process"
     nodes: int = 2
     """Nodes that run workers. TensorFlow parameter servers get nodes of their own on top."""
@@ -138,7 +165,7 @@ class JobSpec(BaseModel):
     as_written: dict[str, Any] = {}
     """An imported file's own `distribution` and `resources.instance_count` (None: absent) and
     the `shape` they were read as; the export writes them back as written while the shape is
-    unchanged, so a job nobody edited is the same job (`tui.core.export.job_dict`)."""
+    unchanged, so a job nobody edited is the same job (`tui.planning.export.job_dict`)."""
 
     # ---- single-field rules -------------------------------------------------------------
 
@@ -227,7 +254,7 @@ class JobSpec(BaseModel):
         if not v.strip():
             raise _rule("script", "is empty; name the file to run, e.g. train.py")
         if not Path(v).is_absolute() and os.path.normpath(v).split(os.sep)[0] == "..":
-            raise _rule("script", f"{v} is outside the code folder; {_SCRIPT_FIX}")
+            raise _rule("script", f"{v} is outside the code folder; {SCRIPT_FIX}")
         return v
 
     @field_validator("compute")
@@ -249,7 +276,7 @@ class JobSpec(BaseModel):
     # ---- cross-field rules --------------------------------------------------------------
 
     @model_validator(mode="after")
-    def _rules(self) -> JobSpec:
+    def framework_rules(self) -> JobSpec:
         problem = launch_mode_problem(self.framework, self.launch)
         if problem:
             raise _rule("launch", problem)
@@ -262,13 +289,13 @@ class JobSpec(BaseModel):
         sku = find_sku(self.sku) if self.sku else None
         if sku and self.gpus_per_node > sku.gpus:
             raise _rule("gpus_per_node", _too_many_gpus(sku, self.nodes, self.gpus_per_node))
-        for other in registry.frameworks():  # another framework's options left set
+        for other in known_frameworks():  # another framework's options left set
             if other.name == self.framework:
                 continue
             for field in reversed(other.options):  # the last named is the one said
                 if getattr(self, field) != other.options[field]:
                     raise _rule(field, other.option_rule)
-        for field, message in registry.get(self.framework).problems(self):
+        for field, message in framework_rules(self.framework).problems(self):
             raise _rule(field, message)
         return self
 
@@ -292,7 +319,7 @@ class JobSpec(BaseModel):
     @property
     def tasks_with_ports(self) -> int:
         """Processes that each need a port of their own on this machine."""
-        return registry.get(self.framework).tasks_with_ports(self)
+        return framework_rules(self.framework).tasks_with_ports(self)
 
     @property
     def shape(self) -> list[Any]:
@@ -315,80 +342,14 @@ def switch_framework(spec: JobSpec, framework: str) -> JobSpec:
     launch = spec.launch if launch_mode_problem(framework, spec.launch) is None else None
     changes: dict[str, Any] = {
         "framework": framework,
-        "launch": launch or registry.get(framework).default_launch,
+        "launch": launch or framework_rules(framework).default_launch,
     }
-    for other in registry.frameworks():
+    for other in known_frameworks():
         if other.name != framework:
             changes |= other.options
     if isinstance(spec.environment, str) and "azureml:AzureML-" in spec.environment:
         changes["environment"] = None  # a curated image for the old framework: use the new default
     return spec.with_changes(**changes)
-
-
-def is_remote(path: str) -> bool:
-    """A path Azure ML resolves itself (datastore, URL, git or ARM id), not one on this machine."""
-    return "://" in path or path.startswith(("azureml:", "git+", "/subscriptions/"))
-
-
-def placeholder(value: str | None) -> bool:
-    """A value left as the example wrote it: '<your compute name>', 'Enter name here'."""
-    return value is not None and ("<" in value or ">" in value or any(c.isspace() for c in value))
-
-
-def submit_problems(spec: JobSpec) -> list[str]:
-    """What Azure ML would refuse in `spec`; preview, export and edit only warn about these."""
-    out = []
-    if placeholder(spec.compute):
-        out.append(
-            f"compute: {spec.compute!r} is a placeholder, not a cluster name; set your cluster's "
-            "name (`az ml compute list`), e.g. --set compute=gpu-cluster"
-        )
-    if isinstance(spec.environment, str) and placeholder(spec.environment):
-        out.append(
-            f"environment: {spec.environment!r} is a placeholder; name an environment, e.g. "
-            "--set environment=azureml:AzureML-acpt-pytorch-2.2-cuda12.1@latest"
-        )
-    return out + registry.get(spec.framework).submit_problems(spec)
-
-
-def code_problems(spec: JobSpec, base: Path | None = None) -> tuple[str | None, str | None]:
-    """(error, warning) about the code folder and script on this machine.
-
-    The folder must exist (Azure ML uploads it); a script not found inside it is only a warning,
-    since a command may create or fetch it.
-    """
-    if spec.code is None or is_remote(spec.code):
-        return None, None
-    folder = Path(base or Path.cwd(), spec.code)
-    if not folder.is_dir():
-        return (
-            f"code: folder {spec.code!r} does not exist here ({folder}); create it or fix the path",
-            None,
-        )
-    if spec.command is None and not script_inside(spec, base):
-        return f"script: {spec.script} is outside the code folder; {_SCRIPT_FIX}", None
-    if spec.command is None and not (folder / spec.script).is_file():
-        return None, f"script: {spec.script!r} is not in {spec.code!r} yet"
-    return None, None
-
-
-def script_inside(spec: JobSpec, base: Path | None = None) -> bool:
-    """Whether the script lies inside the local code folder (only that folder is uploaded)."""
-    if spec.code is None or is_remote(spec.code):
-        return not Path(spec.script).is_absolute()
-    folder = Path(base or Path.cwd(), spec.code).resolve()
-    return Path(folder, spec.script).resolve().is_relative_to(folder)
-
-
-def parse_args(text: str) -> tuple[str, ...]:
-    """Split what a user typed into arguments, as a shell would (quotes group words).
-
-    Raises ValueError with a readable message on unbalanced quotes.
-    """
-    try:
-        return tuple(shlex.split(text))
-    except ValueError as err:
-        raise ValueError(f"args: {err}; close the quote or escape it with \\") from None
 
 
 def _too_many_gpus(sku: Sku, nodes: int, gpus: int) -> str:
@@ -410,40 +371,3 @@ def _too_many_gpus(sku: Sku, nodes: int, gpus: int) -> str:
             f" × {sku.gpus} (no listed size has more than {most} GPUs per node)"
         )
     return f"{sku.name} has {sku.gpus} GPU{plural} per node, not {gpus}; " + ", or ".join(fixes)
-
-
-def friendly(err: ValidationError | ValueError) -> str:
-    """The first problem of a validation error as one line: `field: what is wrong and the fix`."""
-    if not isinstance(err, ValidationError):
-        return str(err)
-    first = err.errors(include_url=False)[0]
-    if first["type"] == "job_rule":
-        return first["msg"]
-    field = ".".join(str(p) for p in first["loc"]) or "job"
-    value = first.get("input")
-    if len(repr(value)) > 60:  # a 5,000-digit number is not worth a screenful
-        value = _Shown(repr(value)[:40] + f"… ({len(repr(value)):,} characters)")
-    kind = first["type"]
-    if kind.startswith("int_") or kind == "int_type":
-        return f"{field}: expected a whole number, got {value!r}"
-    if kind == "literal_error":
-        expected = first.get("ctx", {}).get("expected", "")
-        return f"{field}: {value!r} is not one of {expected}"
-    if kind == "extra_forbidden":
-        return f"{field}: unknown field; check the spelling (see `dtrain-tui preview --help`)"
-    return f"{field}: {first['msg']}"
-
-
-class _Shown(str):
-    """Text shown as it is where a value's repr would be."""
-
-    def __repr__(self) -> str:
-        return str(self)
-
-
-def error_field(err: ValidationError) -> str:
-    """The spec field the first problem belongs to (for focusing the widget)."""
-    first = err.errors(include_url=False)[0]
-    if first["type"] == "job_rule":
-        return str(first["ctx"]["field"])
-    return ".".join(str(p) for p in first["loc"])

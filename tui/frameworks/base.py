@@ -26,9 +26,9 @@ from tui.core.plan_types import EnvBuilder, Origin
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
     from tui.core.plan_types import ConfigFile, LaunchPlan, Target
-    from tui.core.script_args import Parser
-    from tui.core.script_facts import ScriptFacts
     from tui.core.spec import JobSpec
+    from tui.scripts.args import Parser
+    from tui.scripts.facts import ScriptFacts
 
 
 def quote(text: str) -> str:
@@ -232,7 +232,7 @@ class Framework:
     glossary: ClassVar[tuple[Glossary, ...]] = ()
     script_rules: ClassVar[tuple[Callable[..., Any], ...]] = ()
     """The script check's rules for this framework: `rule(facts, plan) -> Iterable[Finding]`
-    (`tui.core.script_facts`)."""
+    (`tui.scripts.facts`)."""
     log_signatures: ClassVar[tuple[LogSignature, ...]] = ()
     """Log lines only this framework prints, that the doctor reads (`tui.logs.signatures`)."""
 
@@ -312,7 +312,7 @@ class Framework:
     ) -> LaunchPlan | None:
         """The whole plan, for a framework whose processes are not ranks of a process group
         (`command` is the job's; `warnings` the generic ones, to add to); None: the generic
-        planner (`tui.core.plan`) does it with the hooks above."""
+        planner (`tui.planning.plan`) does it with the hooks above."""
         return None
 
     # ---- words ----------------------------------------------------------------------------

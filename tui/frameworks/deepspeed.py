@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.core.plan_types import ConfigFile, EnvBuilder, Origin
-from tui.core.script_args import Arg, Parser
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, keyword
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
 from tui.frameworks.pytorch import PyTorch
 from tui.frameworks.pytorch_data import indexed_device_rules, sampler_rules, write_rules
 from tui.frameworks.pytorch_script import launch_rules
+from tui.scripts.args import Arg, Parser
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, keyword
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku

@@ -7,9 +7,10 @@ import ast
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
 from tui.frameworks.base import Framework, Glossary, Package, signature
 from tui.frameworks.pytorch_data import write_rules
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec

@@ -10,8 +10,6 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, EnvVar, Origin
-from tui.core.script_args import Arg, Parser
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 from tui.frameworks.base import Launcher, Option, Package, Refs
 from tui.frameworks.deepspeed import DEEPSPEED
 from tui.frameworks.pytorch import (
@@ -23,6 +21,9 @@ from tui.frameworks.pytorch import (
 )
 from tui.frameworks.pytorch_data import write_rules
 from tui.frameworks.pytorch_script import launch_rules
+from tui.scripts.args import Arg, Parser
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
 if TYPE_CHECKING:
     from tui.core.plan_types import Target

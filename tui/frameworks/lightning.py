@@ -9,11 +9,12 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, Origin
-from tui.core.script_args import Arg, Parser
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 from tui.frameworks.base import Launcher, Package
 from tui.frameworks.pytorch import PyTorch
 from tui.frameworks.pytorch_data import write_rules
+from tui.scripts.args import Arg, Parser
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku

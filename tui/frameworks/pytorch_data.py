@@ -8,16 +8,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tui.core.script_facts import (
-    CheckPlan,
-    Finding,
-    ScriptFacts,
-    constant,
-    dotted,
-    keyword,
-    mentions_rank,
-)
 from tui.frameworks.pytorch_script import WRAPS, setup_calls, under_spawn
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
 
 
 def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

@@ -10,7 +10,8 @@ import ast
 from collections.abc import Iterator
 from typing import Any
 
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
 SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
 SETUP_CALLS = (

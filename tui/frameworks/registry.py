@@ -1,14 +1,16 @@
 """Every framework dtrain-tui knows, in the order the wizard lists them.
 
 Adding one: a module in this package defining a `Framework` subclass, one line in `_ALL` (and
-its name, title and tagline in `titles.LISTED`, which the first screen lists; a test compares
-them), and its example preset in `presets/jobs/` (see the README's architecture section).
+its name, title and tagline in `tui.core.framework_list.LISTED`, which the first screen lists and
+the model checks names against; a test compares them), and its example preset in
+`presets/jobs/` (see the README's architecture section).
 """
 
 from __future__ import annotations
 
 from functools import cache
 
+from tui.core.framework_list import use_frameworks
 from tui.frameworks.base import Framework, Launcher
 from tui.frameworks.deepspeed import DeepSpeed
 from tui.frameworks.horovod import Horovod
@@ -25,6 +27,9 @@ _ALL: tuple[Framework, ...] = (
     TensorFlow(),
     Horovod(),
 )
+
+
+use_frameworks(_ALL)  # the model validates jobs with these rules, importing no framework
 
 
 def frameworks() -> tuple[Framework, ...]:

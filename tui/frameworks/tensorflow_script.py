@@ -8,8 +8,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts, constant, dotted, keyword
 from tui.frameworks.pytorch_script import env_writes
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
 
 def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

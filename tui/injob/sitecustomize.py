@@ -1,6 +1,6 @@
 """dtrain-tui's stack dumper, started in every rank by Python's own `sitecustomize` hook.
 
-The plan puts this folder first on PYTHONPATH (see `tui.core.stacks_env`), so each rank imports
+The plan puts this folder first on PYTHONPATH (see `tui.planning.stacks_env`), so each rank imports
 it at start with no change to the training script. It then:
 
 - registers SIGUSR1 with `faulthandler`: `kill -USR1 <pid>` (what the job screen's `S` sends)

@@ -54,10 +54,10 @@ from tui.backends.azureml.workspace import (
     remember,
 )
 from tui.backends.base import BackendError, JobHandle, JobNotFound, JobState, JobStatus
-from tui.core.plan import LaunchPlan
-from tui.core.sdk import Call, sdk_job
-from tui.core.spec import submit_problems
+from tui.core.job_checks import submit_problems
 from tui.logs.names import rank_logs
+from tui.planning.plan import LaunchPlan
+from tui.planning.sdk import Call, sdk_job
 
 _RUNNING = {"Running", "Finalizing", "CancelRequested", "NotResponding", "Starting"}
 _ENDED = {"Completed", "Failed", "Canceled"}
@@ -199,7 +199,7 @@ class AzureMLBackend:
         progress: Callable[[str], None] = lambda line: None,
         poll_seconds: float = POLL_SECONDS,
     ) -> str:
-        """Create the cluster `cluster` (from `tui.core.sdk.sdk_cluster`); see `create`."""
+        """Create the cluster `cluster` (from `tui.planning.sdk.sdk_cluster`); see `create`."""
         return create_cluster(self.ml_client, cluster, self.workspace, progress, poll_seconds)
 
     # ---- the protocol -------------------------------------------------------------------

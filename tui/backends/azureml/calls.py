@@ -1,11 +1,11 @@
-"""`Call` trees from `tui.core.sdk` made into real azure-ai-ml objects."""
+"""`Call` trees from `tui.planning.sdk` made into real azure-ai-ml objects."""
 
 from __future__ import annotations
 
 import importlib
 from typing import Any
 
-from tui.core.sdk import Call
+from tui.planning.sdk import Call
 
 
 def build(value: Any) -> Any:

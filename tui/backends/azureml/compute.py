@@ -17,7 +17,7 @@ from tui.core.words import counted
 
 if TYPE_CHECKING:
     from tui.backends.azureml.workspace import Workspace
-    from tui.core.plan import LaunchPlan
+    from tui.planning.plan import LaunchPlan
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Creating the compute cluster a job names when it does not exist yet.
 
-The cluster is the guide's `AmlCompute` (see `tui.core.sdk.sdk_cluster`), shown to the user as
+The cluster is the guide's `AmlCompute` (see `tui.planning.sdk.sdk_cluster`), shown to the user as
 code before it is created. Creation is a long-running operation: `progress` hears its state
 every poll, a failure is one line with the fix, and a cluster Azure ML left behind in a
 failed state is named, never silently kept.
@@ -19,7 +19,7 @@ from tui.backends.base import BackendError
 
 if TYPE_CHECKING:
     from tui.backends.azureml.workspace import Workspace
-    from tui.core.sdk import Call
+    from tui.planning.sdk import Call
 
 # Azure ML's rule for compute names (Studio and `az ml compute create` say the same).
 _NAME = re.compile(r"^[A-Za-z][A-Za-z0-9-]{0,14}[A-Za-z0-9]$")

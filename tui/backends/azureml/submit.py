@@ -10,8 +10,8 @@ import re
 import secrets
 from datetime import datetime
 
-from tui.core.plan import LaunchPlan
-from tui.core.sdk import Call
+from tui.planning.plan import LaunchPlan
+from tui.planning.sdk import Call
 
 _SDK_REFUSALS = {"ValidationException", "ValidationError", "UserErrorException", "MlException"}
 

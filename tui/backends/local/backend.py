@@ -37,12 +37,12 @@ from tui.backends.local.jobdir import LAUNCHER_LOG, MPI_LOG, DamagedRecord, JobD
 from tui.backends.local.launch import build_launches
 from tui.backends.local.procs import is_alive, signal_process, start_time, visible_gpus
 from tui.core.dirs import state_dir
-from tui.core.export import to_json
 from tui.core.files import private_dir, why
-from tui.core.plan import LaunchPlan, describe
+from tui.core.job_checks import is_remote
 from tui.core.plan_types import ConfigFileProblem
-from tui.core.spec import is_remote
 from tui.logs.sources import FileSource
+from tui.planning.export import to_json
+from tui.planning.plan import LaunchPlan, describe
 
 QUEUED_TIMEOUT = 30.0
 """A job still Queued with no supervisor after this many seconds is taken as orphaned."""

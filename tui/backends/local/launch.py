@@ -27,10 +27,10 @@ from typing import Any
 from tui.backends.base import BackendError
 from tui.backends.local.jobdir import MPI_LOG, node_code_dir
 from tui.backends.local.streams import MARKER_TEMPLATE
-from tui.core.plan import LaunchPlan, NodePlan, RankPlan
 from tui.core.words import counted
 from tui.frameworks import registry
 from tui.frameworks.base import Launcher
+from tui.planning.plan import LaunchPlan, NodePlan, RankPlan
 
 MPI_MISSING = (
     "mpirun not found beside this Python or on PATH; install Open MPI "

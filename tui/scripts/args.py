@@ -12,7 +12,7 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tui.core.script_facts import ScriptFacts, constant, dotted, keyword
+from tui.scripts.facts import ScriptFacts, constant, dotted, keyword
 
 
 @dataclass

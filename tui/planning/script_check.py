@@ -21,24 +21,19 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from tui.core.command import framework_args
-from tui.core.script_args import handed_elsewhere, read_parser
-from tui.core.script_argv import simulate
-from tui.core.script_facts import (
-    CheckPlan,
-    Finding,
-    Module,
-    ScriptFacts,
-    ScriptProblem,
-    ScriptReport,
-)
-from tui.core.script_files import file_rules
-from tui.core.script_flow import Flow
-from tui.core.script_rank import rank_valued
-from tui.core.script_read import MOST_BYTES, helpers, parse, read_script
-from tui.core.script_values import value_rules
-from tui.core.spec import JobSpec, is_remote
+from tui.core.job_checks import is_remote
+from tui.core.spec import JobSpec
 from tui.frameworks import registry
+from tui.planning.command import framework_args
+from tui.scripts.args import handed_elsewhere, read_parser
+from tui.scripts.argv import simulate
+from tui.scripts.check_plan import CheckPlan, ScriptReport
+from tui.scripts.facts import Finding, Module, ScriptFacts, ScriptProblem
+from tui.scripts.files import file_rules
+from tui.scripts.flow import Flow
+from tui.scripts.rank import rank_valued
+from tui.scripts.read import MOST_BYTES, helpers, parse, read_script
+from tui.scripts.values import value_rules
 
 __all__ = ["Finding", "ScriptProblem", "ScriptReport", "check_file", "check_source", "check_spec"]
 
@@ -123,7 +118,7 @@ def _plan(
     src: ScriptFacts, spec: JobSpec, gpus: bool, world: int, folder: Path | None
 ) -> CheckPlan:
     """The plan's numbers, argv and rank 0's environment, and the script followed under them."""
-    from tui.core.plan import plan as make_plan
+    from tui.planning.plan import plan as make_plan
 
     made = make_plan(spec)
     argv = script_argv(made.nodes[0].command, spec.script)

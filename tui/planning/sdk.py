@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tui.core.export import job_dict
-from tui.core.plan import LaunchPlan, describe
 from tui.frameworks import registry
+from tui.planning.export import job_dict
+from tui.planning.plan import LaunchPlan, describe
 
 _SERVICES = {
     "jupyter_lab": "JupyterLabJobService",

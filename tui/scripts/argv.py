@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from tui.core.script_args import Arg, Outcome, Parser
+from tui.scripts.args import Arg, Outcome, Parser
 
 
 def simulate(parser: Parser, argv: Sequence[str]) -> Outcome:

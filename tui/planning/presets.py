@@ -16,8 +16,10 @@ from typing import Any, Literal
 import yaml
 from pydantic import ValidationError
 
+from tui.core.answers import friendly
 from tui.core.dirs import config_dir
-from tui.core.spec import JobSpec, friendly, is_remote
+from tui.core.job_checks import is_remote
+from tui.core.spec import JobSpec
 
 SAMPLES = "{samples}"
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
@@ -56,7 +58,7 @@ def spec_from_mapping(data: Any, where: str) -> JobSpec:
     if fields.get("code") == SAMPLES:
         fields["code"] = str(samples_dir())
     if isinstance(fields.get("args"), str):
-        from tui.core.spec import parse_args
+        from tui.core.answers import parse_args
 
         fields["args"] = parse_args(fields["args"])
     try:
@@ -152,7 +154,7 @@ REHEARSAL = {"nodes": 2, "gpus_per_node": 2, "sku": None}
 
 def runs_here(spec: JobSpec, base: Path | None = None) -> bool:
     """Whether the spec's script is on this machine (a job that names none runs its command)."""
-    from tui.core.spec import is_remote
+    from tui.core.job_checks import is_remote
 
     if spec.command is not None:
         return True
@@ -215,7 +217,7 @@ def follow_example(before: JobSpec, after: JobSpec) -> JobSpec:
 def own_scripts(spec: JobSpec, base: Path | None = None) -> list[str] | None:
     """The Python files in the spec's code folder when it is the user's own (on this machine,
     not the shipped samples, holding some), else None."""
-    from tui.core.spec import is_remote
+    from tui.core.job_checks import is_remote
 
     if spec.command is not None or (spec.code is not None and is_remote(spec.code)):
         return None

@@ -15,7 +15,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from tui.core.script_facts import CheckPlan, ScriptFacts, dotted
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import ScriptFacts, dotted
 
 NODE = "node"
 """The node's own working folder or disk: the other nodes cannot see it."""

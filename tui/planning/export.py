@@ -1,6 +1,6 @@
 """A plan written as a CLI v2 job YAML or as JSON (reading a job YAML back: `job_import`).
 
-The YAML and the Python code (`tui.core.sdk`) describe the same job: both are built from
+The YAML and the Python code (`tui.planning.sdk`) describe the same job: both are built from
 `job_dict()`. A job that was imported keeps every field the wizard does not model, so import →
 export changes nothing the user did not touch.
 """
@@ -14,8 +14,8 @@ from typing import Any, TextIO
 
 import yaml
 
-from tui.core.job_paths import moved_path, paths_moved
-from tui.core.plan import MODELED_DISTRIBUTIONS, LaunchPlan, describe
+from tui.planning.job_paths import moved_path, paths_moved
+from tui.planning.plan import MODELED_DISTRIBUTIONS, LaunchPlan, describe
 
 SCHEMA = "https://azuremlschemas.azureedge.net/latest/commandJob.schema.json"
 

@@ -16,16 +16,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tui.core.script_facts import (
-    CheckPlan,
-    Finding,
-    ScriptFacts,
-    constant,
-    dotted,
-    keyword,
-    mentions_rank,
-)
-from tui.core.script_places import AFTER, NODE, place
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.places import AFTER, NODE, place
 
 _FETCHES = ("urlretrieve", "download_url", "download_and_extract_archive", "download_file")
 _PATH_WORDS = ("root", "path", "dest", "dest_path", "data_dir", "save_dir", "output_dir", "dir")

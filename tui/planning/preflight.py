@@ -30,8 +30,9 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tui.core.job_checks import is_remote
 from tui.core.plan_types import LaunchPlan
-from tui.core.spec import JobSpec, is_remote
+from tui.core.spec import JobSpec
 from tui.frameworks import registry
 
 

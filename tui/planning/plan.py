@@ -11,12 +11,6 @@ ranks of a process group plans itself.
 from __future__ import annotations
 
 from tui.core.catalog import default_environment, find_sku
-from tui.core.command import Refs, build_command, launcher_of
-from tui.core.command import framework_args as framework_args  # re-exported
-from tui.core.command import launcher_for as launcher_for  # re-exported
-from tui.core.explain import describe as describe  # re-exported: the plan's one-line summary
-from tui.core.explain import explain, explain_single
-from tui.core.explain import warnings as plan_warnings
 from tui.core.plan_types import (
     AZUREML,
     AZUREML_MASTER_PORT,
@@ -32,11 +26,17 @@ from tui.core.plan_types import (
     Target,
 )
 from tui.core.spec import JobSpec
-from tui.core.stacks_env import with_stacks
 from tui.frameworks import registry
 from tui.frameworks.base import open_mpi_env
+from tui.planning.command import Refs, build_command, launcher_of
+from tui.planning.command import framework_args as framework_args  # re-exported
+from tui.planning.command import launcher_for as launcher_for  # re-exported
+from tui.planning.explain import describe as describe  # re-exported: the plan's one-line summary
+from tui.planning.explain import explain, explain_single
+from tui.planning.explain import warnings as plan_warnings
+from tui.planning.stacks_env import with_stacks
 
-# Callers know the plan's types as `tui.core.plan.X`; they live in plan_types so that explain.py
+# Callers know the plan's types as `tui.planning.plan.X`; they live in plan_types so that explain.py
 # can read a plan without importing plan.py back.
 __all__ = [
     "AZUREML",

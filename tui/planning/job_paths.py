@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tui.core.spec import is_remote
+from tui.core.job_checks import is_remote
 
 
 def moved_path(value: Any, src: Path | str | None, dest: Path | None) -> Any:

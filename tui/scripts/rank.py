@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from tui.core.script_facts import Module, dotted, mentions_rank
+from tui.scripts.facts import Module, dotted, mentions_rank
 
 
 def rank_valued(modules: Sequence[Module]) -> set[str]:

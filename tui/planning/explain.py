@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from tui.core.catalog import Sku, skus
-from tui.core.command import launcher_for, uses_mpi
 from tui.core.files import looks_secret
+from tui.core.job_checks import submit_problems
 from tui.core.plan_types import LaunchPlan, Target
-from tui.core.spec import JobSpec, submit_problems
+from tui.core.spec import JobSpec
 from tui.core.words import counted
 from tui.frameworks import registry
 from tui.frameworks.base import Launcher
+from tui.planning.command import launcher_for, uses_mpi
 
 _DISTRIBUTION_VARS = {
     "MASTER_ADDR",

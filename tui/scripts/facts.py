@@ -1,24 +1,18 @@
-"""What a training script does, read with `ast` (never imported or run): the findings' type, and
-the facts the script check's rules read (calls, names, strings, imports, which `if` a call is
-under). The rules themselves live in each framework's module (`Framework.script_rules`); this
-module knows no framework."""
+"""What a training script does, read with `ast` (never imported or run): the facts the script
+check's rules read (calls, names, strings, imports, which `if` a call is under). The rules
+themselves live in each framework's module (`Framework.script_rules`); this module knows no
+framework."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 MOST_NODES = 150_000
 """Syntax nodes checked in all (a 2,000-line script has about 20,000); past it, the script is
 refused in one line rather than read for seconds."""
-
-if TYPE_CHECKING:
-    from tui.core.script_args import Outcome, Parser
-    from tui.core.script_flow import Flow
-    from tui.core.spec import JobSpec
 
 
 @dataclass(frozen=True)
@@ -55,55 +49,8 @@ class Finding:
         }
 
 
-@dataclass
-class ScriptReport:
-    """The check of one script for one plan: findings (advice) and notes (what is fine)."""
-
-    script: str
-    findings: list[Finding] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-
-    @property
-    def clean(self) -> bool:
-        return not self.findings
-
-
 class ScriptProblem(ValueError):
     """The script cannot be read as Python (the message says why, in one line)."""
-
-
-@dataclass(frozen=True)
-class CheckPlan:
-    """What the rules need to know of the plan: its numbers, whether ranks get GPUs, the
-    arguments its command passes the script, what rank 0 finds in its environment, and the
-    script's command line read and followed under them (`script_args`, `script_flow`)."""
-
-    spec: JobSpec
-    gpus: bool
-    world: int
-    argv: tuple[str, ...] = ()
-    env: dict[str, str] = field(default_factory=dict)
-    started_per_node: int = 1
-    """Processes per node something other than the script starts (Azure ML or a launcher)."""
-    parser: Parser | None = None
-    outcome: Outcome | None = None
-    flow: Flow | None = None
-    roles: tuple[str, ...] = ()
-    """The tasks' roles where processes are tasks rather than ranks (worker, ps)."""
-    folder: Path | None = None
-    """The code folder on this machine (where the job's own config files are), if known."""
-
-    def off(self, node: ast.AST) -> bool:
-        """Whether `node` is never reached under the plan's command and environment."""
-        return self.flow is not None and self.flow.off(node) is not None
-
-    @property
-    def nodes(self) -> int:
-        return self.spec.nodes
-
-    @property
-    def gpus_per_node(self) -> int:
-        return self.spec.gpus_per_node
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from tui.core.script_facts import CheckPlan, Finding, ScriptFacts
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts
 
 _PATH_USES = ("os.path.join", "path.join", "torch.save", "open", "makedirs", "Path")
 

@@ -16,8 +16,8 @@ import operator
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from tui.core.script_args import Outcome, Parser
-from tui.core.script_facts import ScriptFacts, dotted
+from tui.scripts.args import Outcome, Parser
+from tui.scripts.facts import ScriptFacts, dotted
 
 UNKNOWN: object = type("Unknown", (), {"__repr__": lambda self: "?"})()
 

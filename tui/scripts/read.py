@@ -14,7 +14,7 @@ import time
 import tokenize
 from pathlib import Path
 
-from tui.core.script_facts import Module, ScriptProblem
+from tui.scripts.facts import Module, ScriptProblem
 
 MOST_BYTES = 512_000
 """The largest script read: a training script is a few hundred lines (tens of KB); Python's

@@ -12,10 +12,10 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from tui.core.job_paths import moved_path, paths_moved
-from tui.core.plan import MODELED_DISTRIBUTIONS, build_command, framework_args
 from tui.core.spec import JobSpec
 from tui.frameworks import registry
+from tui.planning.job_paths import moved_path, paths_moved
+from tui.planning.plan import MODELED_DISTRIBUTIONS, build_command, framework_args
 
 
 class ImportProblem(ValueError):
