@@ -43,7 +43,7 @@ from tui.logs.causes import (
 )
 from tui.logs.diagnosis import HEALTHY, UNPROVEN, Diagnosis
 from tui.logs.doctor_findings import Finding, line_findings, log_year, verdicts
-from tui.logs.doctor_rules import classify, rule_of
+from tui.logs.doctor_rules import classify, maybe_error, rule_of
 from tui.logs.evidence import Evidence, Excerpt, Stream, load_path, streams
 from tui.logs.names import rank_logs
 from tui.logs.proof import (
@@ -55,7 +55,7 @@ from tui.logs.proof import (
     topic,
 )
 from tui.logs.service_error import SERVICE_ERROR, ServiceError
-from tui.logs.severity import read
+from tui.logs.severity import ERROR, read
 from tui.logs.stacks import dumped_lines, hang_findings
 
 __all__ = ["Diagnosis", "Evidence", "Excerpt", "Finding", "diagnose", "load_path"]
@@ -109,8 +109,7 @@ def diagnose(
             best = _failure(proofs, by_rank, launcher_first)
             own = by_rank.get(best.rank)
             if best.cause == "unknown_failure" and own is not None:
-                # No line names a cause: what the dying process was doing may (its last frames).
-                best = replace(best, cause=last_topic(own))
+                best = replace(best, cause=_named_in(own))
         elif succeeded:
             return _healthy("the backend recorded the job's exit status 0")
         elif hang := hang_findings(by_rank):  # the ranks' stacks (`tui.logs.stacks`)
@@ -121,6 +120,8 @@ def diagnose(
             rank = next((r for r, st in by_rank.items() if worst.line in st.lines[-80:]), None)
             rule = rule_of(worst.line.text) or rule_of(read(worst.line.text).body)
             cause = rule.cause if rule is not None else topic(worst.line.text)
+            if cause == "unknown_failure" and rank in by_rank:
+                cause = _named_in(by_rank[rank])
             if cause == "unknown_failure" and rank in by_rank and _building(by_rank[rank]):
                 cause = "environment_build_failed"  # a Docker build's log stopped on it
             best = Finding(cause, rank, FAILURE, worst.where, None, worst.line.order)
@@ -153,6 +154,28 @@ def diagnose(
         who if who and not who.startswith("rank ") else None,
         _confidence(best),
     )
+
+
+def _named_in(stream: Stream) -> str:
+    """The cause a failing log's own lines suggest when no line names it as a failure: what the
+    dying process was doing (its last frames' subsystem, `last_topic`), else the first line
+    naming a cause of its own even as a warning (`UserWarning: [Errno 28] No space left on
+    device` before the crash), else the subsystem of its first severe line (`E …/
+    distributed_runtime/master.cc:269] Master init: Unavailable`); `unknown_failure` if none.
+    Only read once the log is known to have failed: in a healthy run such lines are noise."""
+    cause = last_topic(stream)
+    if cause != "unknown_failure":
+        return cause
+    severe = []
+    for line in stream.lines:
+        if not maybe_error(line.text):
+            continue
+        rule = rule_of(line.text)
+        if rule is not None and rule.tier == ROOT:
+            return rule.cause
+        if read(line.text).severity >= ERROR:
+            severe.append(line.text)
+    return next((c for c in map(topic, severe) if c != "unknown_failure"), "unknown_failure")
 
 
 _BUILD_STEP = re.compile(r"^Step \d+/\d+ : |^#\d+ \[[\w-]* ?\d+/\d+\] ")
@@ -354,7 +377,7 @@ def _others(findings: Iterable[Finding], best: Finding, limit: int = 20) -> tupl
     seen = {(best.rank, best.cause)}
     out = []
     for f in sorted(findings, key=lambda f: (f.rank is None, f.rank or 0, f.order)):
-        if (f.rank, f.cause) not in seen and f.tier < FAILURE:
+        if (f.rank, f.cause) not in seen and f.tier < FAILURE and f.evidence != best.evidence:
             seen.add((f.rank, f.cause))
             out.append(f)
     return tuple(out[:limit])

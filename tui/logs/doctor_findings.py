@@ -60,7 +60,8 @@ _INLINE_RANK = re.compile(
     r"\[(?:PG[^\]]*?)?Rank (\d+)\]|NCCL communicator was aborted on rank (\d+)|"
     r"on rank: (\d+),|^Rank (\d+): |\brank(\d+)\]|^RuntimeError: Rank (\d+), |"
     r"\b[Ee]rror on rank (\d+)\b|Duplicate GPU detected ?: rank (\d+)|"
-    r"unrecognized arguments: .*--local[-_]rank[= ](\d+)"
+    r"unrecognized arguments: .*--local[-_]rank[= ](\d+)|"
+    r"\bsrun: error: [\w.-]+: task (\d+): "  # srun's word on one task (rank) that died
 )
 _SPAWNED = re.compile(r"Process (\d+) terminated with the following error")
 _SEQ = re.compile(r"WorkNCCL\(SeqNum=(\d+), OpType=(\w+)")
@@ -259,12 +260,20 @@ _PROCESS_FAILED = re.compile(r"\b[Pp]rocess (\d+) failed with (?:return|exit) co
 _LAUNCHER_EXIT = re.compile(r"'--local_rank=(\d+)'.*\] exits with return code = (-?\d+)")
 _SPAWN_SIGNAL = re.compile(r"process (\d+) terminated with (?:signal (SIG[A-Z]+)|exit code (\d+))")
 _DIED = re.compile(r"(?:'--local_rank=(\d+)'.*)?died with <Signals\.SIG\w+: (\d+)>")
+_SIGNALLED = re.compile(
+    r"\b(?:terminated|killed|died|exited|ended|crashed)(?: \w+)? (?:with|by|on|due to|from) "
+    r"(?:the )?signal:? ?(?:(\d{1,2})\b|(SIG[A-Z]+)\b)"
+)
+"""Any process's end by a signal, in any tool's words (`python:699 terminated with signal 6`,
+`… killed by signal 11`): the signal names the crash (`causes.SIGNAL_CAUSES`)."""
+_MSMPI = re.compile(r"^\[(\d+)\] process exited without calling finalize")
+"""MS-MPI's error analysis: the rank that died (`[1] process exited without calling finalize`)."""
 
 
 _VERDICT_HINTS = (
     "ank", "exitcode", "Process name", "EXIT CODE", "exits with", "terminated with", "died with",
     "has exited", "MPI_ABORT", "Root Cause", "killed by signal", "exited with code", "with exit",
-    "received by PID", "failed with",
+    "received by PID", "failed with", "signal", "without calling finalize",
 )  # fmt: skip
 _ANY_VERDICT = any_of(_VERDICT_HINTS)
 
@@ -312,8 +321,14 @@ def verdicts(streams: dict[int | None, Stream], year: int) -> list[Finding]:
                 after = [ln.text for ln in lines[i + 1 : i + 3]]
                 codes = [int(e.group(1)) for c in after if (e := _MPI_EXIT_CODE.match(c))]
                 code = codes[0] if codes else None
-            elif (m := _MPI_EXITED.search(text) or _MPI_ABORT.search(text)) is not None:
+            elif m := (
+                _MPI_EXITED.search(text)
+                or _MPI_ABORT.search(text)
+                or _MSMPI.match(where.text)  # its `[1] ` is read as a console's numbering
+            ):
                 rank = int(m.group(1))
+            elif m := _SIGNALLED.search(text):
+                code = -(int(m.group(1)) if m.group(1) else _signal_number(m.group(2)))
             else:
                 continue
             if rank is None and code is None:

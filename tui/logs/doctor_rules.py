@@ -67,6 +67,8 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"(?i:\bbus error\b)(?! encountered)|Unexpected bus error",
         r"is killed by signal: (?:Segmentation fault|Bus error)",
         r"\bSIGSEGV\b(?! handler)",
+        # Windows' name for it (its exception code, a runtime's word for it)
+        r"\b0xc0000005\b|EXCEPTION_ACCESS_VIOLATION|\bAccess violation\b",
     ),
     _rule(
         "illegal_instruction",
@@ -111,6 +113,15 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"(?i:number of (?:processes|gpus|devices) .*(?:does not match|mismatch))",
         r"AssertionError: \d+ is not divisible by \d+",
         r"(?i:divisible by (?:the )?(?:world|tensor|pipeline|data)[ _]?(?:parallel )?size)",
+        # a size the world is built from against another (`world_size (8) is not equal to
+        # tensor_model_parallel_size (1) x …`, `… divisible by pipeline_model_parallel_size`,
+        # DeepSpeed's `train_batch_size is not equal to micro_batch_per_gpu * … * world_size`)
+        r"(?i:\b(?:world|\w+[ _]parallel)[ _]size\b.{0,40}\b(?:is not|isn't|must be|should be|"
+        r"not) (?:equal|divisible|a multiple))",
+        r"(?i:\b(?:divisible by|multiple of|equal to) (?:the )?\w+_parallel_size\b)",
+        r"(?i:\b(?:is not|isn't|not) equal to\b.{0,80}\bworld[ _]size\b)",
+        # more ranks on a node than it has GPUs: a rank asks for a device that is not there
+        r"CUDA error: invalid device ordinal",
     ),
     _rule(
         "import_error",
@@ -133,7 +144,6 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"Timed out waiting \d+ ?ms for (?:recv|send) operation",
         r"failed to pass monitoredBarrier",
         r"received errors while waiting for send/recv from rank",
-        r"Some NCCL operations have failed or timed out",
         r"NCCL (?:collective |operation )?timed? ?out",
         r"(?i:heartbeat monitor timed out)",
         r"Detected mismatch between collectives",
@@ -160,6 +170,9 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"remote process exited",
         r"NCCL communicator was aborted",
         r"ProcessGroupNCCL.* aborted",
+        # PyTorch's word after any failed collective, a timeout or an error: a watchdog's
+        # timeout line says which (TIMEOUT outranks this), else NCCL failed
+        r"Some NCCL operations have failed or timed out",
         r"NCCL INFO [\w/.-]+\.cc:\d+ -> [1-9]\d*\s*$",  # its return-code trace: a call failed
     ),
     _rule(
@@ -253,7 +266,7 @@ _NOISE = re.compile(
     r"OMP_NUM_THREADS|^\s*(?:File \"|frame #|\^)|TORCH_NCCL_|NCCL_ASYNC_ERROR_HANDLING|"
     r"To enable traceback see|To execute this test|TORCH_DISTRIBUTED_DEBUG|"
     r"^\s*(?:\d+%\|| *\|)|Exception ignored in|entering retry loop|retrying\b|"
-    r"^\s*(?:#|>>>|\$ )"
+    r"^\s*(?:#(?!#\[)|>>>|\$ )"  # a comment or a prompt; not a CI's `##[error]` command
 )
 """Lines that describe, warn or advise, never a failure (checked after the rules' own anchors:
 `NCCL WARN Cuda failure 'out of memory'` is let through below)."""
@@ -291,7 +304,8 @@ _HINTS = (
     "RTE", "PRT", "mpirun", "orted", "MPI", "PMI", "btl_", "Read -", "noticed", "Primary job",
     "terminate", "Abort", "Assertion", "onnection", "roken pipe", "ignal", "ollective",
     "core", "Fatal", "recent call first", ".py: error", "egmentation", "us error",
-    "double free", "free()", "malloc()", "corrupted size", "stack smashing",
+    "double free", "free()", "malloc()", "corrupted size", "stack smashing", "arallel_size",
+    "arallel size", "ccess violation", "ACCESS_VIOLATION",
 )  # fmt: skip
 """Words at least one rule or a traceback's last line needs: a line with none of them is read
 past without running every rule (most lines of a long log are progress)."""

@@ -88,6 +88,9 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
         r"\bXid\b.*?\b(?:48|63|64|74|79|92|94|95|119|120)\b|fallen off the bus",
         r"(?i:uncorrectable ECC error)",
         r"\bCluster error: \w+|nvidiaConfigFail|(?i:GPU configuration failed)",
+        # a scheduler's node daemon that cannot start the job there, or lost the node under it
+        r"slurmstepd: error: (?:execve\(\)|couldn't chdir|[Pp]rolog failed)|DUE TO NODE FAIL",
+        r"\bNODE_FAIL\b|(?i:\bnode\b.{0,40}\b(?:is|went) down\b|\bnode\b.{0,40}not responding)",
     ),
     _rule(
         "job_time_limit",
@@ -95,11 +98,13 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
         r"(?i:exceeded (?:the |its )?(?:maximum )?(?:run )?(?:duration|time ?limit))",
         r"max_run_duration_seconds|(?i:job (?:was )?cancel+ed .*(?:time ?limit|timeout))",
         r"\bRUN_TIMEOUT\b|JobTimeout|(?i:run (?:timed out|exceeded the timeout))",
+        r"ran longer than the maximum time of \d+ minutes",  # an Azure Pipelines agent's job
     ),
     _rule(
         "disk_full",
         r"^(?!.*(?:/dev/shm|NCCL|\bshm\b)).*(?:No space left on device|\[Errno 28\]|ENOSPC)",
         r"Disk quota exceeded|(?i:not enough (?:free )?disk space)|(?i:disk (?:is )?full)",
+        r"(?i:not enough space on the disk)|\bNodeDiskFull\b|\bDiskFullError\b",  # Windows, Batch
     ),
     _rule(
         "azureml_system_error",
@@ -108,12 +113,15 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
         r"ServiceInvocationException|(?i:AzureML(?:Compute)? .*system error)",
         r"Failure in \w+ while calling service \w+|invalid volume specification",
         r"Docker Command attempt \d+ failed with err: exit status 125",  # its own docker run
+        # the service gave up retrying its own steps (not the user's program)
+        r"Non terminal exception retries exhausted|TotalRetriesAttempted",
     ),
     _rule(
         "unknown_failure",
         # The job's own error says the user's program failed, without saying how.
         r"\"code\":\s*\"UserError\"|User program failed|JobFailed|AzureMLCompute job failed",
         r"returned non-zero exit status [1-9]|exited with (?:non-zero )?(?:status|code) [1-9]",
+        r"\b[Ss]tatus from \w+ to Failed\b",  # the controller's status change, logged at INFO
         tier=FAILURE,
     ),
 )
@@ -128,7 +136,9 @@ WORDS = (
     "run_timeout", "jobtimeout", "timed out", "no space", "errno 28", "enospc", "disk", '"code"',
     "code=", "system error", "internal server", "internalserver", "serviceinvocation",
     "while calling service", "volume", "docker command", "user program", "jobfailed",
-    "azuremlcompute", "exited with",
+    "azuremlcompute", "exited with", "slurmstepd", "node_fail", "retries exhausted",
+    "totalretriesattempted", "status from", "space on the disk", "diskfull",
+    "maximum time",
 )  # fmt: skip
 """Lower-cased, a word every line a platform rule matches holds: a line with none (most error
 lines: a process's own) is not run through the rules' case-insensitive patterns, which cost
@@ -138,7 +148,8 @@ HINTS = (
     "Pull", "pull", "nable", "NotFound", "istribution", "ould not", "tream", "uthoriz", "uota",
     "SkuNot", "llocation", "nsufficient", "not enough", "mpted", "mption", "victed", "usable",
     "nhealthy", "lost", "Xid", "fallen", "xceed", "duration", "TIME LIMIT", "TIMEOUT", "space",
-    "ENOSPC", "isk", "non-zero",
+    "ENOSPC", "isk", "non-zero", "slurmstepd", "NODE_FAIL", "is down", "went down",
+    "ot responding", "xhausted", "TotalRetries", "tatus from", "DiskFull", "maximum time",
 )  # fmt: skip
 """Words a platform rule's line holds that the doctor's own hints lack (`rror`, `ailed`,
 `xception`, `imeout` … are there already: `doctor_rules.maybe_error`)."""

@@ -41,7 +41,10 @@ COMPLETION = re.compile(
     r"The experiment completed successfully|\bStatus: (?:Finished|Completed)\b|"
     r"\b[Ss]tatus from \w+ to (?:Completed|Succeeded|Finished)\b|"
     r"^\s*--- PASS: \S+ \(\d|"
-    r"\b(?:[Tt]otal training time|Training time:?) \d+:\d\d|"
+    r"\b(?:[Tt]otal training time|Training time:?) (?:\d+ days?, )?\d+:\d\d|"
+    # a training toolkit's verdict (SageMaker's), MLPerf's logged end of a run
+    r"(?i:\breporting training success\b)|\bReceived 0 from exiting process\b|"
+    r"\"key\": \"run_stop\".*\"status\": \"success\"|"
     r"\b100%\s*\|.*?\|\s*(?P<bar>\d+)/(?P=bar)\b"
 )
 """A line saying the run (or one process of it) ended well. `destroy_process_group() was not
@@ -84,10 +87,15 @@ TOPICS = (
     (
         "tf_cluster_error",
         re.compile(
-            r"run_std_server|tf\.(?:distribute\.)?(?:train\.)?Server\b|/job:\w+/|ClusterSpec"
+            r"run_std_server|tf\.(?:distribute\.)?(?:train\.)?Server\b|/job:\w+/|ClusterSpec|"
+            r"distributed_runtime/"
         ),
     ),
-    ("mpi_error", re.compile(r"\bMPI|ORTE|\bPMIx?\b|prterun|mpirun|mpiexec")),
+    # Open MPI's component framework too (`MCA parameter`, `plm_rsh_agent`, `btl_tcp…`)
+    (
+        "mpi_error",
+        re.compile(r"\bMPI|ORTE|\bPMIx?\b|prterun|mpirun|mpiexec|\bMCA\b|\b(?:plm|btl|pml)_"),
+    ),
     (
         "cuda_oom",
         re.compile(r"(?i:(?:could not|failed to|cannot|unable to) allocate.*(?:cuda|gpu|device))"),
@@ -169,7 +177,8 @@ def stopped_on(stream: Stream) -> Severe | None:
     ending well (a progress line, a completion line): the log stopped on it. An exception
     Python ignored at exit (`Exception ignored in: …` and its traceback) is shutdown noise."""
     worst: Severe | None = None
-    ignored = False
+    ignored = ended = False
+    final_epoch = False
     for line in _tail(stream):
         text = line.text
         if text.startswith("Exception ignored in"):
@@ -180,9 +189,12 @@ def stopped_on(stream: Stream) -> Severe | None:
             continue  # its traceback, up to and with its last line
         said = read(text)
         level = said.severity
-        if said.level == NOTICE and said.words >= ERROR:
+        if said.level == NOTICE and said.words >= ERROR and not ended:
             level = ERROR  # a warning that something failed, and then nothing: it mattered
-        if completes(text) or (PROGRESS.search(text) and level < ERROR):
+        ends = completes(text) or bool(final_epoch and METRIC.search(text))
+        ended = ended or ends  # after the run's end, a warning of its tear-down stays a warning
+        final_epoch = final_epoch or bool(FINAL_EPOCH.search(text))
+        if ends or (PROGRESS.search(text) and level < ERROR):
             worst = None  # the run went on (or ended well) after what came before
             continue
         if _noise(line):

@@ -32,11 +32,14 @@ _LEVEL = r"(?P<level>TRACE|DEBUG|INFO|NOTICE|WARN(?:ING)?|ERROR|ERR|SEVERE|CRITI
 _PEELS = tuple(
     re.compile(p)
     for p in (
-        # a level tag: `[ERROR]`, `ERROR:`, `ERROR -`, `| ERROR |`, `ERROR:root:`, `<ERROR>`
+        # a level tag: `[ERROR]`, `ERROR:`, `ERROR -`, `| ERROR |`, `ERROR:root:`, `<ERROR>`;
+        # closed, it may touch the text (`[CONTROLLER][ERROR]Job failed`)
+        rf"^[\[<]\s*{_LEVEL}\s*[\]>]:?",
+        r"^##\[(?P<level>error|warning|debug)\]",  # Azure Pipelines' and GitHub's log command
         rf"^[\[<|]?\s*{_LEVEL}\s*[\]>|]?(?::[\w.]*:|:|\s+-|\s*\||\])?(?=\s|$|\[)",
         # glog and c10: `E0321 02:07:08.408 123 file.cc:12]`, `[E321 02:07:08.4 x.cpp:607]`,
-        # `[W socket.cpp:697]`
-        r"^\[?(?P<glog>[IWEF])(?:\d{3,4} \d\d:\d\d:\d\d(?:\.\d+)?(?: +\d+)?)? ?[\w.-]+:\d+\]",
+        # `[W socket.cpp:697]`, TensorFlow's `W tensorflow/core/…/op.cc:103]` (a path)
+        r"^\[?(?P<glog>[IWEF])(?:\d{3,4} \d\d:\d\d:\d\d(?:\.\d+)?(?: +\d+)?)? ?[\w./-]+:\d+\]",
         # times: ISO (bracketed or not, with a zone), syslog's `Mar  3 10:00:02`, a clock
         r"^\[?\d{4}-\d\d-\d\d(?:[ T_]\d\d:\d\d(?::\d\d)?(?:[.,:]\d+)?)?"
         r"(?:Z|[+-]\d\d:?\d\d| ?UTC)?\]?,?",
@@ -47,6 +50,9 @@ _PEELS = tuple(
         # `[axolotl.validate_config:169]`, `[host-1]`
         r"^\[[^\]\s]{1,60}\](?:<(?:stdout|stderr)>)?:?",
         r"^<(?:stdout|stderr)>:",
+        r"^(?:stdout|stderr) [FP] ",  # a container runtime's log file (CRI: stream, full/part)
+        # syslog's and journald's `host prog[pid]:`, `host kernel:`
+        r"^(?:[\w.-]+ )?(?:kernel|[\w./-]+\[\d+\]):(?=\s)",
         # actors and pids: `(Worker pid=12, ip=10.0.0.1)`, `(pid=123)`
         r"^\((?:[\w.]+ )?pid=\d+[^)]{0,40}\)",
         # NCCL's `host:pid:tid [3]`, a `host:pid:` pair
