@@ -13,6 +13,7 @@ import asyncio
 import time
 from contextlib import aclosing
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,19 +27,19 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from screens.job_head import fill_head, head_progress, tail_start
 from screens.job_keys import JobKeys
+from screens.job_links import JobLinks
 from screens.job_metrics import REDRAW_EVERY, JobMetrics
 from screens.job_network import JobNetwork
 from screens.job_ranks import JobRanks
 from screens.job_status import (
-    STATE_COLOR,
-    clock,
-    elapsed,
+    cost_line,
     empty_log_note,
     job_line,
-    known_empty,
     launcher_log,
     log_line,
+    outcome_line,
     path_line,
+    poll_status,
 )
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
@@ -48,6 +49,7 @@ from widgets.key_footer import KeyFooter
 from widgets.log_view import LogView
 from widgets.metrics_chart import MetricsPane
 from widgets.rank_strip import RankStrip
+from widgets.stacks_panel import StacksPanel
 
 if TYPE_CHECKING:
     from tui.backends.base import Backend
@@ -57,8 +59,6 @@ if TYPE_CHECKING:
 UI_TIMING = Timing(max_read=1 << 20)
 """The follower's defaults, but at most 1 MB per read: a backlog arrives in batches the view
 takes in ~10 ms each, so the screen stays responsive while it catches up."""
-SOURCES_EVERY = 10
-"""Look for new logs (system logs, late ranks) every this many status polls."""
 JUMP_TRIES = 50
 """Refreshes to wait for the jump to a failure's first error to show (each one tries again)."""
 
@@ -146,14 +146,35 @@ class JobScreen(JobKeys):
         self._generation = 0
         self._problem: str | None = None
         self._first_data_at: datetime | None = None  # the start, as the log first showed it
-        self.metrics = JobMetrics(self)
-        self.network = JobNetwork(self)
-        """The network NCCL says it used (its INFO lines), and the fallback-to-sockets warning."""
-        self.ranks = JobRanks(self)
-        """Every rank's log growth (the strip), and the doctor's diagnosis of a failure."""
         self.head_fill: tuple[int, int] | None = None
         """While a log opened at its end fills in behind: (bytes read, bytes before the tail)."""
+        hands = (self.run_worker, self._from_thread, lambda: self.is_mounted)
+        self._parts(JobLinks(backend, handle, self.sources, *hands))
+
+    def _parts(self, job: JobLinks) -> None:
+        """The screen's parts, each given the job and its own widget, not the screen."""
+        self.ranks = JobRanks(
+            job,
+            strip=partial(self.query_one, RankStrip),
+            doctor=partial(self.query_one, "#job-doctor", Static),
+            interval=self.status_interval,
+        )
+        """Every rank's log growth (the strip), and the doctor's diagnosis of a failure."""
+        self.metrics = JobMetrics(
+            job,
+            pane=partial(self.query_one, MetricsPane),
+            ended=lambda: self.ranks.watch.ended,
+            sizes=self.ranks.sizes,
+            speeds=lambda values, slow: self.ranks.strip.set_speeds(values, slow),
+        )
         """Training progress: the shown log's series, the ranks' speeds (`m` shows them)."""
+        self.network = JobNetwork(
+            job,
+            line=partial(self.query_one, "#job-network", Static),
+            busy=lambda: self.head_fill is not None,
+            planned=lambda: getattr(self.app, "spec", None),
+        )
+        """The network NCCL says it used (its INFO lines), and the fallback-to-sockets warning."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -163,6 +184,7 @@ class JobScreen(JobKeys):
         yield Static("", id="job-network")
         yield RankStrip(id="ranks")
         yield MetricsPane(id="metrics")
+        yield StacksPanel(id="stacks")
         yield LogView(window=self._window, spool_dir=self._spool_dir, id="log")
         with Horizontal(id="prompt"):
             yield Label("", id="prompt-label")
@@ -180,32 +202,19 @@ class JobScreen(JobKeys):
         self.show_status()
         self._poll_status()
         self.ranks.start()
+        self.metrics.sample_ranks()  # the ranks' speeds, shown in the strip too
 
     # ---- the status -----------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="job-status", exit_on_error=False)
     def _poll_status(self) -> None:
-        worker = get_current_worker()
-        known: set[str] = set()
-        polls = 0
-        while not worker.is_cancelled:
-            try:
-                status = self.backend.status(self.handle)
-                new: dict[str, LogSource] = {}
-                if not rank_logs(known) or polls % SOURCES_EVERY == 0 or status.is_terminal:
-                    found = self.backend.log_sources(self.handle)
-                    new = {name: src for name, src in found.items() if name not in known}
-                    known.update(new)
-            except Exception as err:  # shown on the status line; the poller keeps going
-                self.post_message(self.StatusFailed(f"{type(err).__name__}: {err}"))
-            else:
-                self.post_message(self.StatusReceived(status, new))
-                if status.is_terminal:
-                    return
-            polls += 1
-            deadline = time.monotonic() + self.status_interval
-            while not worker.is_cancelled and time.monotonic() < deadline:
-                time.sleep(min(0.05, self.status_interval))
+        poll_status(
+            self.backend,
+            self.handle,
+            self.status_interval,
+            lambda status, new: self.post_message(self.StatusReceived(status, new)),
+            lambda error: self.post_message(self.StatusFailed(error)),
+        )
 
     def on_job_screen_status_received(self, message: StatusReceived) -> None:
         self.status, self._problem = message.status, None
@@ -229,12 +238,7 @@ class JobScreen(JobKeys):
 
     def _job_ended(self, status: JobStatus) -> None:
         self.ranks.job_ended(status)
-        color = STATE_COLOR[status.state]
-        text = f"[{color}]{escape(status.summary())}[/]"
-        took = elapsed(status, self._first_data_at)
-        ran = status.started_at is not None or self._first_data_at is not None
-        if took is not None and ran:
-            text += f" after {clock(took)}"
+        text = outcome_line(status, self._first_data_at)
         failed = status.failed_log if status.failed_log in self.sources else None
         if status.state is JobState.FAILED and self._wanted_log is not None and failed:
             # The user asked for this log by name (`logs --rank N`): say where to look instead.
@@ -242,7 +246,7 @@ class JobScreen(JobKeys):
                 text += f" · its log: {escape(self._label(failed))} (l)"
         elif status.state is JobState.FAILED:
             target = failed or self.log_name
-            if target is not None and self._empty(target):
+            if target is not None and self.ranks.empty(target):
                 text += self._show_launcher(target)
             elif target is not None:
                 if target != self.log_name:
@@ -253,11 +257,6 @@ class JobScreen(JobKeys):
         outcome = self.query_one("#job-outcome", Static)
         outcome.update(text)
         outcome.add_class("-shown")
-
-    def _empty(self, name: str) -> bool:
-        """Whether log `name` is known to hold nothing: a file here, or as the strip saw it."""
-        rank = next((r.rank for r in self._rank_logs() if r.name == name), -1)
-        return known_empty(self.sources.get(name), self.ranks.watch.ranks.get(rank))
 
     def _show_launcher(self, empty: str) -> str:
         """The failed rank's log is empty: open the launcher's log, which says how the rank
@@ -277,7 +276,8 @@ class JobScreen(JobKeys):
         if has_data and self._first_data_at is None:
             self._first_data_at = datetime.now(timezone.utc)
         text = job_line(self.handle, self.status, self._problem, has_data, self._first_data_at)
-        if (cost := self._cost()) is not None:
+        cost = cost_line(self.price, self.status, self._first_data_at, self.metrics.tracker)
+        if cost is not None:
             text += f"\n{escape(cost)}"
         if self.log_name is None:
             return text + "\n[$text-muted]waiting for the job's logs…[/]"
@@ -293,17 +293,6 @@ class JobScreen(JobKeys):
         change = getattr(self.follower.source, "path_change", None) if self.follower else None
         moved = path_line(whose, state, change)
         return f"{text}\n{moved}" if moved else text
-
-    def _cost(self) -> str | None:
-        """`cost ≈ $12.34 so far · ≈ $56.78 to finish (…)`: the job's clock (from its start) and
-        the training's ETA, times the price of its nodes."""
-        if self.price is None or self.status is None:
-            return None
-        started = self.status.started_at or self._first_data_at
-        took = elapsed(self.status, self._first_data_at) if started else None
-        standing = self.metrics.tracker.standing()
-        eta = standing.eta if standing.eta_scope == "training" else None
-        return self.price.cost_words(took, eta, self.status.is_terminal)
 
     # ---- the log --------------------------------------------------------------------------
 
@@ -445,6 +434,10 @@ class JobScreen(JobKeys):
 
     def _rank_logs(self):
         return rank_logs(self.sources)
+
+    def _from_thread(self, callback, *args, **kwargs):
+        """`callback(*args, **kwargs)` on the screen's thread, from a thread worker."""
+        return self.app.call_from_thread(callback, *args, **kwargs)
 
     def _label(self, name: str) -> str:
         return label(name, self._rank_logs())

@@ -1,5 +1,6 @@
 """`JobKeys`: the job screen's keys and what each does — follow, wrap, search and filter (the
-prompt at the bottom), matches and errors, ranks and logs, the metrics pane, save, cancel, back.
+prompt at the bottom), matches and errors, ranks and logs, the metrics pane, every rank's stack
+(the stacks panel), save, cancel, back.
 
 `JobScreen` is built on it and brings the job, its logs and the view the keys act on; the keys
 follow k9s and less (`/` search, `n`/`N`, `f` follow, `[`/`]` rank).
@@ -7,6 +8,7 @@ follow k9s and less (`/` search, `n`/`N`, `f` follow, `[`/`]` rank).
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -15,10 +17,12 @@ from textual.binding import Binding
 from textual.geometry import Offset
 from textual.screen import Screen
 from textual.widgets import Input, Label
+from textual.worker import get_current_worker
 
 from tui.core.words import counted
 from tui.logs.names import ordered
 from widgets.log_view import LogView
+from widgets.stacks_panel import StacksPanel, stacks_text
 
 if TYPE_CHECKING:
     from screens.job_metrics import JobMetrics
@@ -26,6 +30,8 @@ if TYPE_CHECKING:
     from tui.logs.names import RankLog
     from tui.logs.sources import LogSource
 
+BACKEND_WORDS = {"azureml": "Azure ML", "local": "this machine"}
+"""A backend's name in the stacks panel's words."""
 _RANK = Binding.Group("Rank", compact=True)
 _MATCH = Binding.Group("Match", compact=True)
 _ERROR = Binding.Group("Error", compact=True)
@@ -45,6 +51,7 @@ class JobKeys(Screen[None]):
         Binding("E", "next_error(False)", "Previous error", group=_ERROR),
         Binding("left_square_bracket", "step_rank(-1)", "Previous rank", group=_RANK),
         Binding("right_square_bracket", "step_rank(1)", "Next rank", group=_RANK),
+        Binding("S", "stacks", "Stacks"),  # a hang's answer: ahead of the keys a footer cuts first
         Binding("l", "pick_log", "Logs"),
         Binding("w", "toggle_wrap", "Wrap"),
         Binding("m", "toggle_metrics", "Metrics"),
@@ -92,6 +99,29 @@ class JobKeys(Screen[None]):
     def action_toggle_metrics(self) -> None:
         """Show or hide the metrics pane (progress, chart, ranks' speeds)."""
         self.metrics.toggle()
+
+    # ---- every rank's stack ----------------------------------------------------------------
+
+    def action_stacks(self) -> None:
+        """Collect every rank's Python stack (a local job's ranks are asked; they answer within
+        seconds) and show them grouped, the odd ones out first, in the stacks panel."""
+        panel = self.query_one(StacksPanel)
+        panel.show("[b]Stacks:[/b] collecting every rank's stack…")
+        self._collect_stacks(panel)
+
+    @work(thread=True, exclusive=True, group="job-stacks", exit_on_error=False)
+    def _collect_stacks(self, panel: StacksPanel) -> None:
+        from tui.backends.stacks import collect
+
+        can_ask = getattr(self.backend, "ask_stacks", None) is not None
+        cannot_ask = None if can_ask else BACKEND_WORDS.get(self.handle.backend, "this backend")
+        try:
+            text = stacks_text(collect(self.backend, self.handle), cannot_ask)
+        except Exception as err:  # said in the panel; the job and the screen go on
+            text = f"[b]Stacks:[/b] could not collect them: {type(err).__name__}: {err}"
+        if not get_current_worker().is_cancelled:
+            with contextlib.suppress(RuntimeError):  # the app was closed meanwhile
+                self.app.call_from_thread(panel.show, text)
 
     # ---- moving in the log, from wherever the focus is ---------------------------------------
 
@@ -240,10 +270,13 @@ class JobKeys(Screen[None]):
             )
 
     async def action_back(self) -> None:
-        """Close the prompt, else drop the filter, else the search, else leave the screen."""
+        """Close the prompt, else the stacks panel, else drop the filter, else the search, else
+        leave the screen."""
         view = self.query_one(LogView)
         if self.query_one("#prompt").has_class("-shown"):
             self._close_prompt()
+        elif self.query_one(StacksPanel).close():
+            self.workers.cancel_group(self, "job-stacks")
         elif view.filter_query:
             view.set_filter(None)
         elif view.search_query:

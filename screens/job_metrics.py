@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from tui.logs.names import label, rank_logs
@@ -20,7 +21,7 @@ from tui.logs.progress import ProgressTracker, Series, Standing, merge_series, s
 from widgets.metrics_chart import MetricsPane, RankRate
 
 if TYPE_CHECKING:
-    from screens.job import JobScreen
+    from screens.job_links import JobLinks
 
 REDRAW_EVERY = 0.5
 """Seconds between redraws of the pane while progress arrives."""
@@ -35,10 +36,23 @@ MLFLOW_EVERY = 30.0
 
 
 class JobMetrics:
-    """Progress of the log on display, the ranks' speeds and MLflow series, for one job screen."""
+    """Progress of the log on display, the ranks' speeds and MLflow series, for one job screen.
 
-    def __init__(self, screen: JobScreen) -> None:
-        self.screen = screen
+    `pane` finds the screen's `MetricsPane`; of the rank strip's part it reads whether the job
+    has ended (`ended`) and each rank log's size (`sizes`), and it hands the strip each rank's
+    speed and the stragglers (`speeds`)."""
+
+    def __init__(
+        self,
+        job: JobLinks,
+        *,
+        pane: Callable[[], MetricsPane],
+        ended: Callable[[], bool],
+        sizes: Callable[[], dict[str, int]],
+        speeds: Callable[[dict[int, str | None], set[int]], None],
+    ) -> None:
+        self.job = job
+        self._pane, self._ended, self._sizes, self._speeds = pane, ended, sizes, speeds
         self.tracker = ProgressTracker("log")
         """The shown log's series and standing."""
         self.ranks: list[RankRate] = []
@@ -56,7 +70,7 @@ class JobMetrics:
 
     @property
     def pane(self) -> MetricsPane:
-        return self.screen.query_one(MetricsPane)
+        return self._pane()
 
     @property
     def shown(self) -> bool:
@@ -87,15 +101,15 @@ class JobMetrics:
             self._dirty = True
             self.draw()
             self.sample_ranks()
-            if self.screen.handle.backend == "azureml":
-                self.screen.run_worker(
+            if self.job.handle.backend == "azureml":
+                self.job.run_worker(
                     self._read_mlflow, thread=True, group="job-mlflow", exclusive=True,
                     exit_on_error=False,
                 )  # fmt: skip
 
     def draw(self) -> None:
         """Redraw the pane if it is shown and anything changed since the last draw."""
-        if not self._dirty or not self.screen.is_mounted or not self.shown:
+        if not self._dirty or not self.job.mounted() or not self.shown:
             return
         self._dirty = False
         series = merge_series(self.tracker.series, self.mlflow)
@@ -105,14 +119,14 @@ class JobMetrics:
 
     def sample_ranks(self) -> None:
         """Sample the ranks' speeds now and every `ranks_every` s until the job has ended."""
-        self.screen.run_worker(
+        self.job.run_worker(
             self._sample_ranks(), group="job-rank-speeds", exclusive=True, exit_on_error=False
         )
 
     async def _sample_ranks(self) -> None:
-        while self.screen.is_mounted:
-            ended = self.screen.ranks.watch.ended
-            logs = rank_logs(self.screen.sources)
+        while self.job.mounted():
+            ended = self._ended()
+            logs = rank_logs(self.job.sources)
             if len(logs) > 1:
                 await self._sample(logs)
             if ended:
@@ -123,7 +137,7 @@ class JobMetrics:
         """Read what each grown rank log gained since its last sample (the sizes are the rank
         strip's last poll: no request of its own), at most `RANK_READS` logs, the least
         recently read first; then each rank's speed to the pane and the strip."""
-        sizes = self.screen.ranks.sizes()
+        sizes = self._sizes()
         grown = [
             log.name for log in logs if sizes.get(log.name, 0) > self._read_to.get(log.name, 0)
         ]
@@ -143,13 +157,13 @@ class JobMetrics:
             tracker = self._rank_trackers.get(log.name)
             if tracker is not None:
                 values[log.rank] = _speed(tracker.standing())
-        self.screen.ranks.strip.set_speeds(values, {log.rank for log in logs if log.name in slow})
+        self._speeds(values, {log.rank for log in logs if log.name in slow})
         self._dirty = True
         self.draw()
 
     async def _read_new(self, name: str, size: int) -> None:
         """Feed a rank's tracker the bytes its log gained (the last `RANK_TAIL` of them)."""
-        source = self.screen.sources.get(name)
+        source = self.job.sources.get(name)
         if source is None:
             return
         done = self._read_to.get(name, 0)
@@ -180,9 +194,9 @@ class JobMetrics:
     def _read_mlflow(self) -> None:
         from tui.backends.azureml.metrics import MlflowUnavailable, job_metrics
 
-        while self.screen.is_mounted and self.shown:
+        while self.job.mounted() and self.shown:
             try:
-                found = job_metrics(self.screen.backend, self.screen.handle)
+                found = job_metrics(self.job.backend, self.job.handle)
             except MlflowUnavailable as err:
                 self._set_mlflow({}, str(err))
                 return
@@ -191,7 +205,7 @@ class JobMetrics:
             else:
                 self._set_mlflow(found, None if found else "MLflow: the job logged no metrics")
             deadline = time.monotonic() + MLFLOW_EVERY
-            while time.monotonic() < deadline and self.screen.is_mounted and self.shown:
+            while time.monotonic() < deadline and self.job.mounted() and self.shown:
                 time.sleep(0.2)
 
     def _set_mlflow(self, series: dict[str, Series], note: str | None) -> None:
@@ -199,7 +213,7 @@ class JobMetrics:
             self.mlflow, self.note, self._dirty = series, note, True
             self.draw()
 
-        self.screen.app.call_from_thread(apply)
+        self.job.call_from_thread(apply)
 
 
 def _speed(standing: Standing) -> str | None:

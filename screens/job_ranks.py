@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual.markup import escape
 from textual.widgets import Static
 
+from screens.job_status import known_empty
 from tui.logs.names import rank_logs
 from tui.logs.rank_watch import RankWatch, SizePoller, stat_lister
 from tui.logs.sources import read_tail
 from widgets.rank_strip import RankStrip
 
 if TYPE_CHECKING:
-    from screens.job import JobScreen
+    from screens.job_links import JobLinks
 
 HEAD_BUDGET = 32
 """HEAD requests per poll for logs that can only be asked one by one."""
@@ -34,11 +36,22 @@ DOCTOR_TAIL = 1 << 20
 
 
 class JobRanks:
-    """The rank strip's polling, and the diagnosis of a failed job, for one job screen."""
+    """The rank strip's polling, and the diagnosis of a failed job, for one job screen.
 
-    def __init__(self, screen: JobScreen) -> None:
-        self.screen = screen
-        self.watch = RankWatch(poll_interval=max(0.2, screen.status_interval))
+    `strip` finds the screen's `RankStrip`, `doctor` its `#job-doctor` box; the logs' sizes are
+    asked every `interval` seconds (the screen's status interval, 0.2 s at the least)."""
+
+    def __init__(
+        self,
+        job: JobLinks,
+        *,
+        strip: Callable[[], RankStrip],
+        doctor: Callable[[], Static],
+        interval: float,
+    ) -> None:
+        self.job = job
+        self._strip, self._doctor = strip, doctor
+        self.watch = RankWatch(poll_interval=max(0.2, interval))
         self.diagnosis: Any = None
         """The doctor's `Diagnosis` once the job failed and its logs were read."""
         self._names: dict[int, str] = {}
@@ -48,11 +61,10 @@ class JobRanks:
 
     @property
     def strip(self) -> RankStrip:
-        return self.screen.query_one(RankStrip)
+        return self._strip()
 
     def start(self) -> None:
-        self.screen.run_worker(self._loop(), group="job-ranks", exclusive=True, exit_on_error=False)
-        self.screen.metrics.sample_ranks()  # the ranks' speeds, shown in the strip too
+        self.job.run_worker(self._loop(), group="job-ranks", exclusive=True, exit_on_error=False)
 
     def sizes(self) -> dict[str, int]:
         """Each rank log's size as the last poll found it (a log not seen yet is left out)."""
@@ -62,6 +74,11 @@ class JobRanks:
             for rank, name in self._names.items()
             if rank in ranks and (size := ranks[rank].size) is not None
         }
+
+    def empty(self, name: str) -> bool:
+        """Whether log `name` is known to hold nothing: a file here, or as the strip saw it."""
+        rank = next((r.rank for r in rank_logs(self.job.sources) if r.name == name), -1)
+        return known_empty(self.job.sources.get(name), self.watch.ranks.get(rank))
 
     async def _loop(self) -> None:
         while True:
@@ -84,20 +101,20 @@ class JobRanks:
         strip.show(list(self.watch.ranks.values()), verdict)
 
     def _current_poller(self) -> SizePoller | None:
-        names = {r.rank: r.name for r in rank_logs(self.screen.sources)}
+        names = {r.rank: r.name for r in rank_logs(self.job.sources)}
         if names != self._names or self._poller is None:
             self._names = names
             self._poller = self._make_poller(names) if names else None
         return self._poller
 
     def _make_poller(self, names: dict[int, str]) -> SizePoller:
-        sources = self.screen.sources
+        sources = self.job.sources
         paths = {n: getattr(sources[n], "path", None) for n in names.values()}
         if all(isinstance(p, Path) for p in paths.values()):
             return SizePoller(names, lister=stat_lister(paths))
-        log_sizes = getattr(self.screen.backend, "log_sizes", None)
+        log_sizes = getattr(self.job.backend, "log_sizes", None)
         if log_sizes is not None:
-            handle = self.screen.handle
+            handle = self.job.handle
 
             async def listed() -> dict[str, int] | None:
                 return await asyncio.to_thread(log_sizes, handle)
@@ -109,9 +126,9 @@ class JobRanks:
     def job_ended(self, status: Any) -> None:
         """The job is over: the strip stops flagging; a failure is diagnosed."""
         self.watch.ended = True
-        self.screen.run_worker(self.poll(), group="job-ranks-last", exit_on_error=False)
+        self.job.run_worker(self.poll(), group="job-ranks-last", exit_on_error=False)
         if status.state.value == "Failed":
-            self.screen.run_worker(
+            self.job.run_worker(
                 self._diagnose(getattr(status, "error", None)),
                 group="job-doctor",
                 exit_on_error=False,
@@ -121,7 +138,7 @@ class JobRanks:
         """Every log's end, and the service's own error (code and message) beside them."""
         from tui.logs.doctor import diagnose
 
-        sources = dict(self.screen.sources)
+        sources = dict(self.job.sources)
 
         async def tail(name: str) -> tuple[str, str]:
             try:
@@ -151,6 +168,6 @@ class JobRanks:
             where = f"{d.evidence.log}:{d.evidence.line}"
             text += f"\n[$text-muted]{escape(where)}:[/] {escape(d.evidence.text.strip())}"
         text += f"\n[$text-muted]Fix:[/] {escape(d.fix)}"
-        box = self.screen.query_one("#job-doctor", Static)
+        box = self._doctor()
         box.update(text)
         box.add_class("-shown")

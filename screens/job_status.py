@@ -1,28 +1,38 @@
 """The job screen's status lines, as markup: the job (backend, name, state, elapsed time, its
 Studio link, the last problem), the log on display (size, lines, how fresh, the follower's
 phase, follow or paused, wrap, search, filter, errors, where it was saved), and what changed
-about that log's path while it was followed.
+about that log's path while it was followed; and the poller that asks for the status.
 
-Pure functions of what the screen knows: the screen redraws them every second and after
-every change.
+The lines are pure functions of what the screen knows: the screen redraws them every second
+and after every change. The poller runs in the screen's thread worker.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.markup import escape
+from textual.worker import get_current_worker
 
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.core.words import counted
 from tui.logs.follower import FollowerState
+from tui.logs.names import rank_logs
 
 if TYPE_CHECKING:
+    from tui.backends.base import Backend
+    from tui.core.prices import PlanPrice
+    from tui.logs.progress import ProgressTracker
+    from tui.logs.sources import LogSource
     from widgets.log_view import LogView
+
+SOURCES_EVERY = 10
+"""Look for new logs (system logs, late ranks) every this many status polls."""
 
 STATE_COLOR = {
     JobState.QUEUED: "$text-muted",
@@ -81,6 +91,66 @@ def elapsed(status: JobStatus, first_data_at: datetime | None = None) -> float |
     if ended is not None:
         return math.ceil(max(0.0, (ended - origin).total_seconds()))
     return (datetime.now(origin.tzinfo) - origin).total_seconds()
+
+
+def poll_status(
+    backend: Backend,
+    handle: JobHandle,
+    interval: float,
+    received: Callable[[JobStatus, dict[str, LogSource]], None],
+    failed: Callable[[str], None],
+) -> None:
+    """Ask for the job's status every `interval` s (and, now and then, for logs not seen yet)
+    until it has ended or the thread worker this runs in is cancelled; each answer goes to
+    `received` (the status, the new logs), each error's words to `failed`."""
+    worker = get_current_worker()
+    known: set[str] = set()
+    polls = 0
+    while not worker.is_cancelled:
+        try:
+            status = backend.status(handle)
+            new: dict[str, LogSource] = {}
+            if not rank_logs(known) or polls % SOURCES_EVERY == 0 or status.is_terminal:
+                found = backend.log_sources(handle)
+                new = {name: src for name, src in found.items() if name not in known}
+                known.update(new)
+        except Exception as err:  # shown on the status line; the poller keeps going
+            failed(f"{type(err).__name__}: {err}")
+        else:
+            received(status, new)
+            if status.is_terminal:
+                return
+        polls += 1
+        deadline = time.monotonic() + interval
+        while not worker.is_cancelled and time.monotonic() < deadline:
+            time.sleep(min(0.05, interval))
+
+
+def cost_line(
+    price: PlanPrice | None,
+    status: JobStatus | None,
+    first_data_at: datetime | None,
+    tracker: ProgressTracker,
+) -> str | None:
+    """`cost ≈ $12.34 so far · ≈ $56.78 to finish (…)`: the job's clock (from its start) and
+    the training's ETA (the shown log's `tracker`), times the price of its nodes; None without
+    a price or a status."""
+    if price is None or status is None:
+        return None
+    started = status.started_at or first_data_at
+    took = elapsed(status, first_data_at) if started else None
+    standing = tracker.standing()
+    eta = standing.eta if standing.eta_scope == "training" else None
+    return price.cost_words(took, eta, status.is_terminal)
+
+
+def outcome_line(status: JobStatus, first_data_at: datetime | None = None) -> str:
+    """The ended job's line, as it starts: its summary in its state's colour, and how long it
+    ran (when it ran at all: a job canceled in the queue has no running time)."""
+    text = f"[{STATE_COLOR[status.state]}]{escape(status.summary())}[/]"
+    took = elapsed(status, first_data_at)
+    ran = status.started_at is not None or first_data_at is not None
+    return text + f" after {clock(took)}" if took is not None and ran else text
 
 
 def job_line(
