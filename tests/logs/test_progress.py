@@ -181,7 +181,9 @@ def test_the_corpus_is_large_real_and_split_by_stream() -> None:
     )
     halves = CORPUS.split(STREAMS)
     assert set(halves) == {stream.key for stream in STREAMS}
-    assert abs(sum(h == "dev" for h in halves.values()) - len(halves) / 2) <= 3
+    split = [h for key, h in halves.items() if key.split("#")[0] in CORPUS.SPLIT]
+    assert abs(split.count("dev") - len(split) / 2) <= 3  # a held-out set folded in: all dev
+    assert {h for key, h in halves.items() if key.split("#")[0] not in CORPUS.SPLIT} == {"dev"}
 
 
 @pytest.mark.parametrize(
@@ -189,8 +191,10 @@ def test_the_corpus_is_large_real_and_split_by_stream() -> None:
     # Issue 37 grew the corpus with 61 streams labelled by a helper who had not read the parser
     # (the earlier 99/98/98 was reached on the streams the rules were written from); its fourth
     # round (header columns, leading rounds, CamelCase, batch and bracketed epochs) reached dev
-    # 98.0/100/99.6 and test 90.1/83.0/96.0 (scores.md): set a bit under, so a regression shows.
-    [("dev", 97.5, 99.5, 99.0, 0), ("test", 89.5, 82.5, 95.5, 3)],
+    # 98.0/100/99.6 and test 90.1/83.0/96.0; the fifth, on a dev half grown by the fresh set
+    # of 2026-11-27, dev 98.7/99.6/99.8 and test 90.1/87.9/96.0 (scores.md): set a bit under,
+    # so a regression shows.
+    [("dev", 98.5, 99.5, 99.5, 0), ("test", 89.5, 87.5, 95.5, 3)],
 )
 def test_the_corpus_is_read_right(
     half: str, loss: float, step: float, epoch: float, false_loss: int
@@ -275,17 +279,16 @@ def test_lines_of_a_known_shape_read_as_a_full_reading_would() -> None:
     rng = random.Random(24)
     value = re.compile(r"(?<![A-Za-z_\d])\d+(?:\.\d+)?")
 
+    def digits(k: int) -> str:
+        return f"{rng.randrange(10**k):0{k}d}" if k else ""
+
     def vary(line: str) -> str:
         """Every digit but a number's first (JSON has no `02`) and a whole number's `.0`."""
 
         def number(m: re.Match) -> str:
             whole, dot, fraction = m.group().partition(".")
-            fraction = (
-                fraction
-                if set(fraction) <= {"0"}
-                else "".join(rng.choice("0123456789") for _ in fraction)
-            )
-            return whole[0] + "".join(rng.choice("0123456789") for _ in whole[1:]) + dot + fraction
+            fraction = fraction if set(fraction) <= {"0"} else digits(len(fraction))
+            return whole[0] + digits(len(whole) - 1) + dot + fraction
 
         return value.sub(number, line)
 

@@ -41,10 +41,12 @@ def _varied(
     rng = random.Random(seed)
     number = re.compile(r"(?<![A-Za-z_\d])\d+(?:\.\d+)?")
 
+    def digits(k: int) -> str:
+        return f"{rng.randrange(10**k):0{k}d}" if k else ""
+
     def vary(m: re.Match) -> str:
         whole, dot, fraction = m.group().partition(".")
-        fraction = "".join(rng.choice("0123456789") for _ in fraction)
-        return whole[0] + "".join(rng.choice("0123456789") for _ in whole[1:]) + dot + fraction
+        return whole[0] + digits(len(whole) - 1) + dot + digits(len(fraction))
 
     out: list[str] = []
     for stream in streams:
@@ -108,7 +110,7 @@ def _streams() -> list[corpus.Stream]:
 @pytest.mark.parametrize("seed", [1, 2])
 def test_bulk_reads_the_corpus_streams_as_the_per_line_reader(seed: int):
     streams = _streams()
-    text = "\n".join(_varied(streams, repeats=10, noise=0, seed=seed, each=8)) + "\n"
+    text = "\n".join(_varied(streams, repeats=3, noise=0, seed=seed, each=8)) + "\n"
     data = text.encode()
     _Counted.columnar = 0
     bulk = _bulk(data)
@@ -119,7 +121,8 @@ def test_bulk_reads_the_corpus_streams_as_the_per_line_reader(seed: int):
 def test_bulk_reads_each_stream_alone_and_amid_noise_as_the_per_line_reader():
     for stream in _streams():
         for noise in (0, 3):
-            lines = _varied([stream], repeats=12, noise=noise, seed=len(stream.lines))
+            # a plan is trusted at a shape's second line: the third and fourth repeats use it
+            lines = _varied([stream], repeats=4, noise=noise, seed=len(stream.lines))
             data = ("\n".join(lines) + "\n").encode()
             _same(_per_line(data), _bulk(data))
 
@@ -192,12 +195,34 @@ ODD = [
 ]
 
 
+_LONG = {i for i, line in enumerate(ODD) if len(line) > 100}
+TAILS = [b"step 9 | loss 1.2", b"x" * (MAX_LINE + 1), b""]
+
+
+def _odd_log(tail: bytes) -> bytes:
+    """Over a group of ODD's lines in turn, its long ones (a line of MAX_LINE bytes, one over,
+    one of three times) every 512 lines and around the group's end, a short one elsewhere:
+    each kind met across block and group boundaries, in a log of two megabytes, not fifty."""
+    lines = []
+    for i in range(GROUP + 100):
+        kind = i % len(ODD)
+        if kind in _LONG and i % 512 >= 2 * len(ODD) and abs(i - GROUP) > len(ODD):
+            kind = 1
+        lines.append(ODD[kind])
+    return b"".join(lines) + tail
+
+
 @pytest.mark.parametrize("block", [7, 4096, MAX_LINE + 1, 1 << 20])
-@pytest.mark.parametrize("tail", [b"step 9 | loss 1.2", b"x" * (MAX_LINE + 1), b""])
+@pytest.mark.parametrize("tail", TAILS)
 def test_line_groups_are_the_lines_readline_gave(block: int, tail: bytes):
-    data = b"".join(ODD[i % len(ODD)] for i in range(GROUP + 100)) + tail
+    data = _odd_log(tail)
     groups = [[_text(raw) for raw in g] for g in line_groups(io.BytesIO(data), block=block)]
     assert groups == _old_chunks(io.BytesIO(data))
+
+
+@pytest.mark.parametrize("tail", TAILS)
+def test_odd_lines_read_in_bulk_as_the_per_line_reader(tail: bytes):
+    data = _odd_log(tail)
     _same(_per_line(data), _bulk(data))
 
 

@@ -18,7 +18,7 @@ from tui.logs import progress_names as names
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
 NUM_SPAN = re.compile(NUM, re.IGNORECASE)
 _PAIR = re.compile(
-    r"(?<![\w.@/\\-])(?P<key>[A-Za-z][\w.@/-]*(?: [A-Za-z][\w.@/-]*){0,3})"
+    r"(?<![\w.@/\\-])(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
     r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
     rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+))?"
     r"(?!\.\d|[a-z0-9_]|:\d|/)",
@@ -41,11 +41,28 @@ _EPOCH_BOX = re.compile(
     r"\bepoch\s*:?\s*\[\s*(?P<e>\d+)\s*(?:(?:/|of)\s*(?P<es>\d+)\s*)?\]", re.IGNORECASE
 )
 """`Epoch[0]`, `Finished Epoch[ 1 of 15]`: the epoch in brackets glued to its word."""
-_ROUND = re.compile(r"(?:^|(?<=\s))\[(?P<i>\d+)\]\s+(?=[A-Za-z][\w.@/-]*\s*[:=]\s*[-+.\d])")
-"""`[936] eval_accuracy=…`, `[12]\ttrain-rmse:…`: a bracketed whole number that leads the
-line's key–value pairs is the round they report (clu's metric writers, XGBoost)."""
-_ROW_LEAD = re.compile(r"^(?P<i>\d+)\s+\|\s")
-"""`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number."""
+_KEY_AHEAD = r"(?=[A-Za-z][\w.@/'-]*(?: [A-Za-z][\w.@/'-]*){0,3}\s*[:=]\s*[-+.\d])"
+"""What follows is a `key: value` pair (a key of up to four words)."""
+_ROUND = re.compile(rf"(?:^|(?<=\s))\[(?P<i>\d+)\]\s+{_KEY_AHEAD}")
+"""`[936] eval_accuracy=…`, `[12]\ttrain-rmse:…`, `[210]\ttraining's binary_logloss: …`: a
+bracketed whole number that leads the line's key–value pairs is the round they report (clu's
+metric writers, XGBoost, LightGBM)."""
+_UNIT_COUNT = re.compile(
+    r"(?<![\w/.])(?P<i>\d+)\s*/\s*(?P<n>\d+)\s+(?P<unit>batch(?:es)?|steps?|iter(?:ation)?s?)\b",
+    re.IGNORECASE,
+)
+"""`200/ 2983 batches`, `40/100 steps`: a count named by the unit after it (batches count
+within the epoch)."""
+_ROW_LEAD = re.compile(rf"^(?P<i>\d+)(?:\s+\|\s|:\s+{_KEY_AHEAD})")
+"""`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number;
+`300:\tlearn: 0.155\ttest: 0.138`: a bare whole number and a colon leading `key: value` pairs."""
+_VALUE_FIRST = re.compile(
+    rf"^\s*(?:(?P<i>\d+)\s+)?(?P<value>{NUM})\s+(?P<key>[A-Za-z][A-Za-z ]{{0,30}}?)\s*$"
+)
+"""A cell whose value comes before its name (`11.8750 loss`, `0.0001 LR`), the first cell of a
+line perhaps led by a bare count (`    1 93.44 s run`)."""
+_AT_EPOCHS = re.compile(r"\bat (?P<n>\d+) epochs?\b", re.IGNORECASE)
+"""`Saving checkpoint at 2 epochs`: the epoch a message is at, its unit after it."""
 _BORDERED = re.compile(rf"^\|\s*(?P<key>[A-Za-z][\w ./-]{{0,40}}?)\s*\|\s*(?P<value>{NUM})\s*\|$")
 """`|   Epoch |   33 |`: one key and its value between borders (a logger's key–value table)."""
 BAR = re.compile(
@@ -112,6 +129,14 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         found.set_epoch(float(m[group]), None, (_at(m, group, offset), None))
     if (m := _ROUND.search(text)) or (m := _ROW_LEAD.match(text)):
         found.count(8, int(m["i"]), None, spans=(_at(m, "i", offset), None))
+    if "/" in text and (m := _UNIT_COUNT.search(text)):
+        within = m["unit"].lower().startswith("batch")
+        spans = (_at(m, "i", offset), _at(m, "n", offset))
+        found.count(9 if within else 2, int(m["i"]), int(m["n"]), within, spans)
+    if found.epoch is None and "at " in text and (m := _AT_EPOCHS.search(text)) is not None:
+        found.set_epoch(float(m["n"]), None, (_at(m, "n", offset), None))
+    if text.lstrip()[:1].isdigit() and text.count(",") >= 2 and _values_first(text, found, offset):
+        return
     if text[:1] == "|" and (m := _BORDERED.match(text)) is not None:
         key, value = m["key"], m["value"]
         spans = (_at(m, "value", offset), None)
@@ -125,6 +150,8 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         return
     for m in _PAIR.finditer(text):
         key, value, total = m["key"], m["value"], m["total"]
+        if "'s" in key:
+            key = key.replace("'s", "")  # `training's binary_logloss`: the training set's
         words = names.words_of(key)
         note = (m["note"] or "").lower()
         spans = (_at(m, "value", offset), _at(m, "total", offset))
@@ -136,9 +163,33 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
 
 
+def _values_first(text: str, found: Found, offset: int) -> bool:
+    """Read a line of comma-separated cells, each a value then its name (`    1 93.44 s run,
+    11.8750 loss, 0.000000000001 LR, 642.43 GB used`), if it is one: three cells at least, a
+    count leading the first only."""
+    matches, at = [], offset
+    for cell in text.split(","):
+        if (m := _VALUE_FIRST.match(cell)) is None or (m["i"] is not None and matches):
+            return False
+        matches.append((m, at))
+        at += len(cell) + 1
+    if len(matches) < 3:
+        return False
+    for m, at in matches:
+        if m["i"] is not None:
+            found.count(8, int(m["i"]), None, spans=(_at(m, "i", at), None))
+        if (value := number(m["value"])) is not None:
+            found.pairs.append((m["key"], value, "", _at(m, "value", at)))
+    return True
+
+
 def counter(words: tuple[str, ...], key: str, value: str, total: str | None, found: Found,
             note: str, spans: tuple[Span, Span] = (None, None)) -> bool:  # fmt: skip
-    """Take `key value` as the epoch or a step counter, if it is one."""
+    """Take `key value` as the epoch or a step counter, if it is one: the counter the words
+    after a last `at` name in a sentence (`Recording summary at step 0`, `Best model at epoch
+    1`; not in a key such as `loss_at_step`)."""
+    if " at " in key and "at" in words:
+        words = words[len(words) - words[::-1].index("at") :]
     if "epoch" in words or words == ("ep",):
         if words[-1] != "epoch" and any(
             w not in ("epoch", "ep", "train", "training", "cur", "current") for w in words
@@ -155,6 +206,10 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
         return True
     rank = None
     extra = ("global", "acc", "total", "train", "training", "num", "optimizer", "opt")
+    # `env_step=50000`: a counter of steps of its own kind, under a named global step
+    own = len(words) == 2 and words[1] == "step" and words[0] not in extra
+    if own and words[0] not in names.BOOKKEEPING and words[0] not in names.EVAL_WORDS:
+        words = ("step",)
     for word in words:
         if word in names.STEP_KEYS and rank is None:
             rank = names.STEP_KEYS[word]
@@ -166,6 +221,8 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
         return False
     if "cur" in words or "current" in words:
         rank = 4
+    elif own and words == ("step",):
+        rank = 3
     count = number(value)
     if count is None or count < 0 or not float(count).is_integer():
         return True

@@ -5,9 +5,13 @@ structure, never by a pattern per trainer:
 
 - counters: `[e][i/n]` and `[e/E][i/n]`, `i/n [====]` at the start of a bar, `epoch N`,
   `Epoch N/M`, `Nepoch`, `Epoch[N]`, `step N`, `iter: i/n`, `num_updates=N`, `Up. N`,
-  `Batch i/n`, a `label: N [i/n]`, a round leading the pairs (`[N] train-rmse:…`, `N | loss …`);
+  `Batch i/n`, a `label: N [i/n]`, a round leading the pairs (`[N] train-rmse:…`, `N | loss …`,
+  `N:\tlearn: …`), a counter a sentence is at (`… at step N`, `at N epochs`), a count named by
+  its unit (`i/ n batches`), a step of its own kind (`env_step=N`);
 - key–value pairs: `k=v`, `k: v`, `k v` between `|`, `,`, `;`, tabs or ` - `, multi-word keys
-  (`lm loss`, `Tot Loss`), a running average after the value (`loss: 0.0276 (0.0302)`);
+  (`lm loss`, `Tot Loss`, `training's binary_logloss`), a running average after the value
+  (`loss: 0.0276 (0.0302)`), cells of a value then its name (`11.8750 loss, 1e-12 LR`); keys
+  that name only the data set (`learn: …  test: …`) are the loss on each;
 - a dict or JSON object (numbers may be strings: `"loss": "3.097"`);
 - a tqdm bar: its description (`Epoch 3`, `Validation DataLoader 0`), `n/total`, rate, postfix;
 - a table row under a header line the stream printed earlier (`Epoch GPU_mem box_loss …`,
@@ -16,7 +20,9 @@ structure, never by a pattern per trainer:
 Evaluation is kept apart: a key qualified by val/valid/eval/test/dev, or a line whose lead (the
 text before its first metric) names an evaluation phase (`Test:`, `Validation`, `[valid]`,
 `Epoch(val)`) reports evaluation; so does a line without counters that follows one in the same
-stream. Such metrics are named `val_…` and never give the training loss.
+stream. Such metrics are named `val_…` and never give the training loss. A configuration print
+(`Namespace(…, cuda=True, data='…')`) is no progress, and a loss whose name is numbered
+(`loss_x16`, one output of several) is never the training loss alone.
 """
 
 from __future__ import annotations
@@ -82,6 +88,19 @@ def phase(line: str) -> bool | None:
 _STAMP_LEAD = re.compile(r"^[\W\d_]*(?:[a-z]\d{4}\b)?[\W\d_]*(?:info|warning|debug)?\b", re.I)
 
 
+_FLAG = re.compile(r"\b\w+=(?:True|False|None)\b")
+
+
+def settings(line: str) -> bool:
+    """The line prints a configuration (`Namespace(batch_size=20, cuda=True, dry_run=False)`,
+    `train: weights=yolov5s.pt, rect=False, resume=False`): two Python flags or more
+    (`=True`, `=False`, `=None`); its numbers are settings, no metric. (Quoted strings are
+    not counted: a logfmt line quotes its message and time beside its step and loss.)"""
+    if "=True" not in line and "=False" not in line and "=None" not in line:
+        return False
+    return len(_FLAG.findall(line)) >= 2
+
+
 def hinted(line: str) -> bool:
     """The line holds a word progress is printed with (the rest, most lines, is skipped at once:
     chained substring tests on the lower-cased line cost well under a microsecond)."""
@@ -90,6 +109,7 @@ def hinted(line: str) -> bool:
         "loss" in low or "epoch" in low or "step" in low or "iter" in low or "it/s" in low
         or "s/it" in low or "%|" in low or "{" in low or "acc" in low or "lr" in low
         or "cost" in low or "xent" in low or "ep." in low or "up." in low or "mse" in low
+        or "learn" in low
     )  # fmt: skip
 
 
@@ -176,6 +196,8 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
         if state is not None and (said := phase(line)) is not None:
             state.evaluating = said
         return None
+    if settings(line):
+        return None
     if "{" in line and "}" in line and (found := dict_fields(line)) is not None:
         return _finish(found, line, state, kind="dict")
     if "[" in line and ("it" in line or "/s" in line) and (bar := _bar(line, state)) is not None:
@@ -248,7 +270,8 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
 
 
 def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Progress | None:
-    evaluating = found.evaluating or _eval_lead(line, found)
+    sets = _set_keys(found)
+    evaluating = found.evaluating or _eval_lead(line, found, sets)
     has_counter = found.step is not None or found.epoch is not None
     if state is not None:
         if evaluating and kind != "dict":
@@ -265,6 +288,8 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         name = names.metric_name(key)
         if name is None:
             continue
+        if sets and name in sets:
+            name = "val_loss" if name in names.EVAL_WORDS else "loss"
         if name in names.EVAL_WORDS and previous:
             name = f"{name}_{previous}"  # `loss train: 2.8, val: 2.9`: val of the same measure
         if not (found.structured or kind == "table" or names.is_known(name)):
@@ -320,6 +345,16 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
     )
 
 
+def _set_keys(found: Found) -> frozenset[str]:
+    """Keys that name only a data set, where the line names both a training and an evaluation
+    one (`learn: 0.155  test: 0.138`): each is the line's one measure, the loss, on that set."""
+    if len(found.pairs) < 2:
+        return frozenset()
+    keys = {k.lower() for k, *_ in found.pairs}
+    train, evaluation = keys & names.TRAIN_WORDS, keys & names.EVAL_WORDS
+    return frozenset(train | evaluation) if train and evaluation else frozenset()
+
+
 def _index(found: Found, kind: str) -> int | None:
     if kind == "table" or found.epoch is None or found.epoch < 1:
         return None  # `0/299`: a table counts from 0
@@ -332,11 +367,11 @@ def _bar_epoch(line: str) -> bool:
     return bool(re.fullmatch(r"Epoch \d+/\d+", line))
 
 
-def _eval_lead(line: str, found: Found) -> bool:
+def _eval_lead(line: str, found: Found, sets: frozenset[str]) -> bool:
     """The line's lead (before its first metric) names an evaluation phase."""
     cut = len(line)
     for key, *_ in found.pairs:
-        if names.is_known(key.lower()):
+        if names.is_known(key.lower()) or key.lower() in sets:
             at = line.find(key)
             cut = at if at >= 0 else cut
             break

@@ -17,7 +17,8 @@ EVAL_WORDS = frozenset(
      "evaluating", "test", "testing", "dev", "heldout"}
 )  # fmt: skip
 """A key or a line's lead with one of these words reports evaluation, not training."""
-TRAIN_WORDS = frozenset({"train", "training", "trn"})
+TRAIN_WORDS = frozenset({"train", "training", "trn", "learn"})
+"""A key or a line's lead with one of these words reports training (CatBoost's `learn:`)."""
 _TOTAL_WORDS = frozenset(
     {"train", "training", "trn", "reduced", "total", "tot", "overall", "avg", "average", "mean",
      "running", "batch", "step", "curr", "current", "lm", "global", "sum", "all", "full",
@@ -52,6 +53,7 @@ STEP_KEYS = {
     "num_updates": 1, "updates": 1, "update": 1, "up": 1,
     "acc_iter": 2, "iter": 2, "iteration": 2, "it": 2, "total_iter": 2, "global_iter": 2,
     "iterations": 3, "cur_iter": 4, "itn": 2, "batch_idx": 9, "batch": 9, "steps": 5,
+    "timesteps": 3, "timestep": 3,
 }  # fmt: skip
 """Counter keys by rank: a named global step wins over an iteration, which wins over a
 within-epoch position (`cur_iter`, `Batch 10/126`); `steps`/`iterations` (plural) only on a line
@@ -102,9 +104,10 @@ def metric_name(key: str) -> str | None:
 @lru_cache(maxsize=8192)
 def is_known(name: str) -> bool:
     """A metric word people print (`loss`, `acc`, `lr`, `ppl`, …) is in the name."""
-    return any(w in _KNOWN or w.startswith(("acc", "loss")) for w in words_of(name)) or (
-        name.endswith("grad_norm") or name.endswith("gnorm")
-    )
+    words = words_of(name)
+    if any(w in _KNOWN or w.startswith(("acc", "loss")) or w.endswith("loss") for w in words):
+        return True  # `closs`, `mlmloss`: a word ending in loss is one
+    return name.endswith("grad_norm") or name.endswith("gnorm")
 
 
 _METRIC_WORD = re.compile(
@@ -144,14 +147,16 @@ def is_whole_loss(name: str) -> bool:
     return len(words) == 1 and words[0] in _LOSS_WORDS
 
 
-def pick_loss(values: dict[str, float], parts_sum: bool = False) -> str | None:
+def pick_loss(values: dict[str, float]) -> str | None:
     """The name of the training loss among a line's (non-evaluation) metrics: the whole loss
-    with the fewest words, else the only loss; `parts_sum`: several parts stand for their sum."""
+    with the fewest words, else the only loss, unless its name is numbered (`loss_x16`,
+    `s0.loss_cls`, `pal1_conf_loss`: one of several outputs, heads or stages, printed one a
+    line; which of them, if any, is the total the line cannot say)."""
     whole = [n for n in values if not is_eval(n) and is_whole_loss(n)]
     if whole:
         return min(whole, key=lambda n: (len(words_of(n)), "train" in n))
     parts = [n for n in values if not is_eval(n) and is_loss(n)]
-    if len(parts) == 1:
+    if len(parts) == 1 and not any(c.isdigit() for c in parts[0]):
         return parts[0]
     return None
 

@@ -8,8 +8,10 @@ random into a dev half (read while writing rules) and a test half (only its scor
 its expected training loss taken from the metrics it lists (`loss`, else `train_loss`, `lm_loss`,
 `total_loss`), and a `Test set:` summary counted as evaluation. `split.txt` says which half each
 stream is in: a stream (one `## source:` block) is never divided, so a table's header stays with
-its rows. Scores: loss right (over lines with a training loss), step right and epoch right (over
-lines that name one), and how many lines with no training loss gave one.
+its rows. `fresh/2026-11-27.txt`, a held-out set scored once (fresh/README.md), was then folded
+into the dev half whole: the random split covers the two files above only. Scores: loss right
+(over lines with a training loss), step right and epoch right (over lines that name one), and
+how many lines with no training loss gave one.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
 SEED = 20261124
 """The split's seed: `random.Random(SEED).shuffle` of the stream keys; first half dev."""
-FILES = ("lines.txt", "streams.txt")
+SPLIT = ("lines.txt", "streams.txt")
+"""The files split at random; the others' streams are all dev (a held-out set, once spent)."""
+FILES = (*SPLIT, "fresh/2026-11-27.txt")
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
 
@@ -114,10 +118,10 @@ def split(streams: list[Stream]) -> dict[str, str]:
 
 
 def write_split(streams: list[Stream]) -> None:
-    keys = [s.key for s in streams]
+    keys = [s.key for s in streams if s.key.split("#")[0] in SPLIT]
     random.Random(SEED).shuffle(keys)
-    dev = set(keys[: len(keys) // 2])
-    rows = [f"{'dev' if s.key in dev else 'test'} {s.key} {s.source}" for s in streams]
+    test = set(keys[len(keys) // 2 :])
+    rows = [f"{'test' if s.key in test else 'dev'} {s.key} {s.source}" for s in streams]
     header = (
         f"# The progress corpus split once at random: random.Random({SEED}).shuffle of the stream\n"
         "# keys in file order; the first half is dev. Columns: half, stream key, source.\n"
