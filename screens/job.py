@@ -40,6 +40,7 @@ from screens.job_status import (
     outcome_line,
     path_line,
     poll_status,
+    stall_line,
 )
 from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
@@ -279,6 +280,8 @@ class JobScreen(JobKeys):
         cost = cost_line(self.price, self.status, self._first_data_at, self.metrics.tracker)
         if cost is not None:
             text += f"\n{escape(cost)}"
+        if stall := stall_line(self.price, self.status, self.metrics.tracker):
+            text += f"\n[$warning]{escape(stall)}[/]"
         if self.log_name is None:
             return text + "\n[$text-muted]waiting for the job's logs…[/]"
         state = self.follower.state if self.follower else FollowerState(self.log_name)

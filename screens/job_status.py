@@ -144,6 +144,21 @@ def cost_line(
     return price.cost_words(took, eta, status.is_terminal)
 
 
+def stall_line(
+    price: PlanPrice | None, status: JobStatus | None, tracker: ProgressTracker
+) -> str | None:
+    """`no step for 12:00 · ≈ $10.88 since · S: every rank's stack`: a running job whose shown
+    log's step has stood still longer than its rhythm allows (`ProgressTracker.stalled`), and
+    what the nodes have cost meanwhile at the plan's price; None while it moves or has ended."""
+    if status is None or status.is_terminal or (still := tracker.stalled()) is None:
+        return None
+    from tui.core.prices import money
+
+    hourly = price.dedicated if price is not None else None
+    cost = f" · ≈ {money(hourly * still / 3600)} since" if hourly is not None else ""
+    return f"no step for {clock(still)}{cost} · S: every rank's stack"
+
+
 def outcome_line(status: JobStatus, first_data_at: datetime | None = None) -> str:
     """The ended job's line, as it starts: its summary in its state's colour, and how long it
     ran (when it ran at all: a job canceled in the queue has no running time)."""

@@ -104,6 +104,14 @@ class Standing:
 RATE_WINDOW = 60.0
 """Seconds of step arrivals a rate without tqdm is measured over."""
 _SAME_MOMENT = 0.5  # arrivals this close are one moment (a backlog read at once has no rate)
+STALL_TIMES = 5.0
+"""A step still for this many times the longest wait between its moves seen so far is a stall
+(the log's own rhythm: an evaluation pass or a checkpoint every N steps widens it)..."""
+STALL_FLOOR = 120.0
+"""...and never sooner than two minutes."""
+STALL_UNTIMED = 600.0
+"""Where no wait between moves was seen (the log read in one go): ten minutes, as long as the
+stack dumper waits before a rank prints its own stacks."""
 
 
 class ProgressTracker:
@@ -131,6 +139,8 @@ class ProgressTracker:
         self._bar_left: float | None = None
         self._bar_total = 0  # the main bar: the one with the largest total (not eval bars)
         self._arrivals: deque[tuple[float, int]] = deque()
+        self._moved: tuple[float, int] | None = None  # when the step last changed, and to what
+        self._waits: deque[float] = deque(maxlen=64)  # the latest waits between its changes
         self._count = 0
         self.reader = LineReader()
         """Reads this log's lines in order (tui/logs/progress_bulk.py shares its shapes)."""
@@ -315,6 +325,11 @@ class ProgressTracker:
                 setattr(self, attr, getattr(head, attr))
 
     def _arrived(self, step: int, now: float) -> None:
+        moved = self._moved
+        if moved is None or step != moved[1]:
+            if moved is not None and now - moved[0] >= _SAME_MOMENT:
+                self._waits.append(now - moved[0])
+            self._moved = (now, step)
         arrivals = self._arrivals
         if arrivals and now - arrivals[-1][0] < _SAME_MOMENT:
             arrivals[-1] = (arrivals[-1][0], step)  # a burst is one moment: keep its last step
@@ -362,6 +377,16 @@ class ProgressTracker:
         elif self._bar_left is not None:
             eta = self._bar_left
         return Standing(step, total, self._epoch, self._epochs, rate, eta, scope)
+
+    def stalled(self, now: float | None = None) -> float | None:
+        """Seconds the step has not moved, once that is longer than this log's rhythm allows
+        (`STALL_TIMES` its longest wait, at least `STALL_FLOOR`); None while it keeps moving,
+        and before the log has shown any step (nothing to measure a stall against)."""
+        if self._moved is None:
+            return None
+        still = (time.monotonic() if now is None else now) - self._moved[0]
+        limit = max(STALL_FLOOR, STALL_TIMES * max(self._waits)) if self._waits else STALL_UNTIMED
+        return still if still > limit else None
 
     def _timed_rate(self) -> float | None:
         arrivals = self._arrivals
