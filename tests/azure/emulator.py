@@ -6,7 +6,8 @@ workspace's discovery URL (Run History). It answers what dtrain-tui's backend an
 
 - ARM: the workspace, jobs (PUT creates, GET, list, cancel as a 202 + Location operation),
   computes, VM sizes and usages, code versions (the `?hash=` lookup answers with an existing
-  version, so the SDK uploads nothing), the artifact datastore and its secrets;
+  version, so the SDK uploads nothing; a registered folder's files are in Azurite where its
+  `codeUri` says, see `emulator_code`), the artifact and blob datastores and their secrets;
 - discovery (`api` points back here) and Run History run details, whose `logFiles` are SAS URLs
   into Azurite, valid for `sas_lifetime` seconds (Azurite refuses expired ones with 403).
 
@@ -41,6 +42,7 @@ from urllib.parse import quote
 import trustme
 from azure.storage.blob import BlobSasPermissions, generate_blob_sas
 
+from tests.azure.emulator_code import upload_code
 from tests.azure.emulator_compute import ComputeCreations
 from tests.azure.emulator_http import PROVIDER, TOKEN, Fault, Handler, Recorded, error
 from tests.azure.emulator_runs import CONTAINER, EmulatedRun
@@ -227,6 +229,7 @@ class WorkspaceEmulator:
         # The hash azure-ai-ml sends in `codes/{name}/versions?hash=` (`_get_snapshot_path_info`).
         digest = get_content_hash(folder, get_ignore_file(folder))
         self.code_dirs[digest] = folder
+        upload_code(self, digest, folder)  # where a job's code snapshot is read back from
         return digest
 
     def fail_next(self, method: str, path: str, **kwargs: Any) -> Fault:

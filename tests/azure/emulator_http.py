@@ -12,6 +12,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
+from tests.azure.emulator_code import BLOBSTORE, blobstore, code_version
 from tests.azure.emulator_runs import CONTAINER
 from tests.logs.azurite import DEV_ACCOUNT, DEV_KEY
 
@@ -335,22 +336,11 @@ class Handler(BaseHTTPRequestHandler):
     ) -> tuple[int, Any, dict[str, str] | None]:
         em = self.emulator
         name = segments[0]
-        version_id = f"{em.ws_id}/codes/{name}/versions/1"
-        version = {
-            "id": version_id,
-            "name": "1",
-            "type": f"{PROVIDER}/workspaces/codes/versions",
-            "properties": {
-                "isAnonymous": True,
-                "codeUri": f"https://{DEV_ACCOUNT}.blob.core.windows.net/azureml-blobstore/"
-                f"LocalUpload/{name}/code",
-            },
-        }
         if segments[1:] == ["versions"] and "hash" in query:
             em.code_names[name] = query["hash"][0]
-            return 200, {"value": [version]}, None
+            return 200, {"value": [code_version(em, name)]}, None
         if segments[1:] == ["versions", "1"]:
-            return 200, version, None
+            return 200, code_version(em, name), None
         em.unknown.append(f"GET codes/{'/'.join(segments)}")
         return 404, error("EmulatorUnknownRoute", "not served"), None
 
@@ -359,7 +349,9 @@ class Handler(BaseHTTPRequestHandler):
     ) -> tuple[int, Any, dict[str, str] | None]:
         em = self.emulator
         name = segments[0] if segments else ""
-        if name != "workspaceartifactstore":
+        if name == BLOBSTORE and len(segments) == 1 and method == "GET":
+            return 200, blobstore(em), None
+        if name not in ("workspaceartifactstore", BLOBSTORE):
             return 404, error("UserError", f"Datastore {name} not found"), None
         if len(segments) == 1 and method == "GET":
             port = urlsplit(em.azurite.endpoint).port

@@ -28,6 +28,8 @@ from tui.cli.inputs import (
 from tui.cli.jobs import LOG_BACKENDS, cmd_cancel, cmd_jobs, cmd_logs, cmd_submit
 from tui.cli.metrics import add_parser as add_metrics_parser
 from tui.cli.metrics import cmd_metrics
+from tui.cli.reproduce import add_parser as add_reproduce_parser
+from tui.cli.reproduce import cmd_reproduce
 from tui.cli.serve import add_parser as add_serve_parser
 from tui.cli.serve import cmd_serve
 from tui.cli.stacks import add_parser as add_stacks_parser
@@ -159,6 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_metrics_parser(sub, tuple(LOG_BACKENDS), add_workspace)
     add_doctor_parser(sub, tuple(LOG_BACKENDS), add_workspace)
     add_stacks_parser(sub, tuple(LOG_BACKENDS), add_workspace)
+    add_reproduce_parser(sub, add_workspace)
     add_serve_parser(sub)
     return parser
 
@@ -406,6 +409,7 @@ COMMANDS = {
     "metrics": cmd_metrics,
     "doctor": cmd_doctor,
     "stacks": cmd_stacks,
+    "reproduce": cmd_reproduce,
     "serve": cmd_serve,
 }
 
