@@ -20,7 +20,7 @@ from textual.markup import escape
 from textual.worker import get_current_worker
 
 from tui.backends.base import JobHandle, JobState, JobStatus
-from tui.core.words import counted
+from tui.core.words import clock, counted
 from tui.logs.follower import FollowerState
 from tui.logs.names import rank_logs
 
@@ -249,13 +249,6 @@ def path_line(whose: str, state: FollowerState, change: str | None) -> str | Non
     if change is None:  # a source that says it only in words
         return f"[$warning]{escape(state.notice)}[/]"
     return f"[$warning]{escape(whose)} was {change} on disk; following the file the job writes[/]"
-
-
-def clock(seconds: float) -> str:
-    """`1:02:03`, or `2:03` under an hour."""
-    seconds = max(0, int(seconds))
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def _phase(state: FollowerState) -> str:

@@ -29,6 +29,8 @@ from textual.containers import Vertical
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
+from tui.core.words import clock
+
 MAX_LINES = 4
 """Series drawn at once (more would be unreadable in a terminal)."""
 
@@ -255,13 +257,6 @@ def ranks_text(ranks: Sequence[RankRate]) -> str:
         text = f"{escape(rank.label)} {rate}/s"
         parts.append(f"[$warning b]{text} (straggler)[/]" if rank.straggler else text)
     return "speed by rank: " + "  ".join(parts)
-
-
-def clock(seconds: float) -> str:
-    """`1:02:03`, `4:05`."""
-    seconds = max(0, int(seconds))
-    hours, rest = divmod(seconds, 3600)
-    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def _rate(value: float) -> str:

@@ -16,6 +16,7 @@ import argparse
 import contextlib
 import json
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from tui.cli.inputs import CliError
@@ -55,6 +56,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     path = Path(args.name)
     local = False
+    job: JobLogs | None = None
     if path.exists():
         try:
             logs, mtimes = load_path(path)
@@ -71,17 +73,22 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     else:
         if "/" in args.name or args.name.endswith((".txt", ".log")):
             raise CliError(f"doctor: {args.name}: no such file or folder")
-        logs, mtimes, state, files, hints, reader = _job_logs(args)
+        job = job_logs(args)
+        logs, mtimes, state, files, hints = job.logs, job.mtimes, job.state, job.files, job.hints
+        reader = job.network
         local = args.target == "local"
     diagnosis = diagnose(logs, mtimes, local=local, **state)
     vm_size = args.vm_size or hints.get("sku")
     network, warning = _network(files, reader, vm_size, hints)
     allreduce = _allreduce(logs, vm_size, network.get("nodes") or hints.get("nodes") or 1)
+    timeline, hourly = _timeline(job, diagnosis, vm_size, local) if job else ([], None)
     if args.json:
         out = diagnosis.to_json()
         out["network"] = network
         if allreduce is not None:
             out["allreduce"] = allreduce
+        if timeline:
+            out["timeline"] = [phase.to_json(hourly) for phase in timeline]
         json.dump(out, sys.stdout)
         print()
     else:
@@ -89,7 +96,44 @@ def cmd_doctor(args: argparse.Namespace) -> int:
         _print_network(network, warning)
         if allreduce is not None:
             print(f"all_reduce_perf: {allreduce['verdict']}")
+        _print_timeline(timeline, hourly)
     return 0 if diagnosis.healthy else 1 if diagnosis.failed else NOT_PROVEN_EXIT
+
+
+def _timeline(
+    job: JobLogs, diagnosis, vm_size: str | None, local: bool
+) -> tuple[list, float | None]:
+    """The job's phases (`tui.logs.timeline`) and its nodes' price per hour when its VM size is
+    known; the first failure placed by a zoned line that says the culprit rank ended."""
+    from datetime import datetime, timezone
+
+    from tui.core.prices import PlanPrice, vm_price
+    from tui.logs.timeline import failed_at, phases
+
+    status = job.status
+    first = None
+    if diagnosis.failed and diagnosis.rank is not None:
+        lines = (text for ex in job.logs.values() for _, text in ex.lines)
+        first = failed_at(lines, diagnosis.rank)
+    timeline = phases(
+        status.created_at,
+        status.started_at,
+        status.ended_at,
+        datetime.now(timezone.utc),
+        first,
+        diagnosis.culprit if diagnosis.failed else "the first rank",
+        "starting its processes here" if local else "waiting for nodes and the environment",
+    )
+    nodes = job.hints.get("nodes") or 1
+    hourly = PlanPrice(vm_size, nodes, vm_price(vm_size)).dedicated if vm_size else None
+    return timeline, hourly
+
+
+def _print_timeline(timeline: list, hourly: float | None) -> None:
+    from tui.logs.timeline import describe
+
+    if timeline:
+        print("timeline: " + "\n          ".join(describe(timeline, hourly)))
 
 
 def _network(files, reader, vm_size: str | None, hints: dict) -> tuple[dict, object]:
@@ -149,11 +193,25 @@ def _check_readable(path: Path, logs) -> None:
         raise CliError(f"doctor: {path} holds no log text (empty once escape codes are removed)")
 
 
-def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], dict, list, dict, object]:
-    """Every log of job NAME (the end of each), their sizes' order, what its backend recorded
-    (`failed`, `succeeded`: exit status 0, `running`), the local log files (searched whole for
-    NCCL's lines), the plan's VM size and node count, and what the remote logs' tails said of
-    the network."""
+@dataclass
+class JobLogs:
+    """What the doctor reads of a job: every log (the end of each), when each local one was
+    last written, what its backend recorded (`failed`, `succeeded`: exit status 0, `running`,
+    the service's error), the local log files (searched whole for NCCL's lines), the plan's VM
+    size and node count, what the remote logs' tails said of the network, and its status."""
+
+    logs: dict
+    mtimes: dict[str, float]
+    state: dict
+    files: list
+    hints: dict
+    network: object
+    status: object
+
+
+def job_logs(args: argparse.Namespace) -> JobLogs:
+    """The logs and records of job `args.name` on `args.target` (CliError in one line when
+    there are none)."""
     import asyncio
 
     from tui.backends.base import BackendError, JobState
@@ -205,7 +263,7 @@ def _job_logs(args: argparse.Namespace) -> tuple[dict, dict[str, float], dict, l
         # that failed) is read like a log: the platform's causes are often only there.
         "service_error": status.error,
     }
-    return logs, mtimes, state, files, _plan_hints(job), network
+    return JobLogs(logs, mtimes, state, files, _plan_hints(job), network, status)
 
 
 def _plan_hints(job) -> dict:

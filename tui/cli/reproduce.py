@@ -231,14 +231,14 @@ def _run_and_compare(rep, args: argparse.Namespace) -> int:
 def _diagnosis(args: argparse.Namespace):
     """The doctor's diagnosis of job `args.name` on `args.target` (as `dtrain-tui doctor`
     makes it), or the one line that says why there is none."""
-    from tui.cli.doctor import _job_logs
+    from tui.cli.doctor import job_logs
     from tui.logs.doctor import diagnose
 
     try:
-        logs, mtimes, state, _files, _hints, _network = _job_logs(args)
+        job = job_logs(args)
     except CliError as err:
         return str(err)
-    return diagnose(logs, mtimes, local=args.target == "local", **state)
+    return diagnose(job.logs, job.mtimes, local=args.target == "local", **job.state)
 
 
 _BETWEEN_NODES = {

@@ -28,3 +28,10 @@ def follow_shape(name: str, old: tuple[int, int], new: tuple[int, int]) -> str:
     counts; a name that does not state the old shape is the user's and stays as it is."""
     said = re.compile(rf"(?<![0-9]){old[0]}x{old[1]}(?![0-9])")
     return said.sub(f"{new[0]}x{new[1]}", name, count=1) if old != new else name
+
+
+def clock(seconds: float) -> str:
+    """A duration as a clock reads: `1:02:03`, or `2:03` under an hour."""
+    seconds = max(0, int(seconds))
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
