@@ -17,7 +17,7 @@ from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
 from tui.frameworks.pytorch import PyTorch
 from tui.frameworks.pytorch_data import indexed_device_rules, sampler_rules, write_rules
-from tui.frameworks.pytorch_script import launch_rules
+from tui.frameworks.pytorch_script import BATCH_FIX, config_file_rules, launch_rules, refused_batch
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, keyword
@@ -112,63 +112,8 @@ def _batch(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 continue
             problem = refused_batch(config, plan.world)
             if problem:
-                yield src.finding(node, problem, _BATCH_FIX, "batch_not_divisible")
-    yield from _config_file(plan)
-
-
-_BATCH_FIX = (
-    "leave train_batch_size out (DeepSpeed computes it from the micro batch, the accumulation "
-    "and the world size), or make it their product"
-)
-
-
-def refused_batch(config: dict[Any, Any], world: int) -> str | None:
-    """Why DeepSpeed refuses the config's train_batch_size at `world` ranks, or None. Given
-    with the micro batch alone, DeepSpeed derives the accumulation (it must divide); given
-    with both, their product must equal it."""
-
-    def number(key: str) -> int | None:
-        value = config.get(key)
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    total = number("train_batch_size")
-    micro = number("train_micro_batch_size_per_gpu")
-    steps = number("gradient_accumulation_steps")
-    if total is None:
-        return None
-    if micro and steps:
-        if micro * steps * world == total:
-            return None
-        return (
-            f"train_batch_size {total} is not micro batch {micro} x accumulation {steps} x the "
-            f"plan's {world} ranks = {micro * steps * world}: DeepSpeed refuses it at start-up"
-        )
-    per = micro or steps or 1
-    if total % (per * world) == 0:
-        return None
-    return (
-        f"train_batch_size {total} cannot be split over the plan's {world} ranks"
-        + (f" x {'micro batch' if micro else 'accumulation'} {per}" if per > 1 else "")
-        + ": DeepSpeed refuses it at start-up"
-    )
-
-
-def _config_file(plan: CheckPlan) -> Iterator[Finding]:
-    name = plan.spec.deepspeed_config
-    if not name or plan.folder is None:
-        return
-    path = plan.folder / name
-    try:
-        config = ds.read_config(path)
-        text = path.read_text(encoding="utf-8")
-    except (ds.ConfigProblem, OSError, UnicodeDecodeError):
-        return
-    line = next(
-        (i for i, row in enumerate(text.splitlines(), 1) if '"train_batch_size"' in row), None
-    )
-    problem = refused_batch(config, plan.world)
-    if problem:
-        yield Finding(line, f"{name}: {problem}", _BATCH_FIX, "batch_not_divisible", "error", name)
+                yield src.finding(node, problem, BATCH_FIX, "batch_not_divisible")
+    yield from config_file_rules(plan, plan.spec.deepspeed_config)
 
 
 def config_arguments(src: ScriptFacts, parser: Parser) -> None:

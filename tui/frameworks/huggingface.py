@@ -242,9 +242,16 @@ TRAINING_FIELDS = (
     "tpu_num_cores", "trackio_bucket_id", "trackio_space_id", "trackio_static_space_id",
     "train_sampling_strategy", "use_cache", "use_cpu", "use_liger_kernel", "use_mps_device",
     "warmup_steps", "weight_decay", "xpu_backend",
+    # transformers 4.x names since dropped (scripts written for 4.x still pass them)
+    "adafactor", "dispatch_batches", "fp16_opt_level", "fsdp_min_num_params",
+    "fsdp_transformer_layer_cls_to_wrap", "group_by_length", "half_precision_backend",
+    "include_inputs_for_metrics", "include_tokens_per_second", "jit_mode_eval", "mp_parameters",
+    "past_index", "per_gpu_eval_batch_size", "per_gpu_train_batch_size", "push_to_hub_token",
+    "ray_scope", "save_safetensors", "split_batches", "torchdynamo", "tpu_metrics_debug",
+    "use_ipex", "use_legacy_prediction_loop", "warmup_ratio",
 )  # fmt: skip
-"""TrainingArguments' fields (transformers 5.24, and older names: evaluation_strategy, …), each
-a --flag of HfArgumentParser."""
+"""TrainingArguments' fields (transformers 5.24, and older names: evaluation_strategy, the 4.x
+fields above), each a --flag of HfArgumentParser."""
 
 
 def _hf_trainer(src: ScriptFacts) -> bool:

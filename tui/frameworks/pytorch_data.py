@@ -21,7 +21,8 @@ def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         return  # the process group's fix brings the wrap and the sampler
     yield from shard_rules(src, plan)
     by_hand = any("grad" in ast.dump(c) for c in src.find("all_reduce", "allreduce"))
-    if not src.find(*WRAPS) and not src.has(*WRAPS) and not by_hand:
+    wrapped = src.find(*WRAPS) or src.has(*WRAPS) or _given_device_ids(src)
+    if not wrapped and not by_hand:
         yield src.finding(
             None,
             "the model is never wrapped in DistributedDataParallel: gradients are not "
@@ -43,13 +44,29 @@ _DEVICE_CHOICES = ("current_accelerator", "torch.device", "cuda", "set_device", 
 _INDEXED = ("set_device", "set_device_index", "to", "cuda")
 
 
+def _given_device_ids(src: ScriptFacts) -> bool:
+    """A call given `device_ids=`: only a DDP-like wrap takes them, whoever's it is (a library's
+    `task.prepare_distributed(device_ids=[device])`)."""
+    return any(keyword(call, "device_ids") is not None for _, call in src.calls)
+
+
+def _device_from_setup(src: ScriptFacts) -> bool:
+    """The device comes from a library's distributed set-up (`device =
+    utils.init_distributed_device(args)`): a call named for both picks it by local rank."""
+    for name, _ in src.calls:
+        last = name.split(".")[-1].lower()
+        if "distributed" in last and "device" in last:
+            return True
+    return False
+
+
 def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """The GPU chosen by local rank: not GPU 0 in every process, not the global rank."""
     if not plan.gpus:
         return
     indexed = list(indexed_device_rules(src, plan))
     yield from indexed
-    if indexed or src.has(*_LOCAL_WORDS):
+    if indexed or src.has(*_LOCAL_WORDS) or _device_from_setup(src):
         return
     chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan, src) and not plan.off(c)]
     chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
@@ -216,6 +233,7 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         for c in src.find("DataLoader")
         if not _iterable(src, c)
         and not _synthetic(src, keyword(c, "dataset", 0))
+        and not _drawn_per_rank(src, c)
         and not plan.off(c)
     ]
     samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
@@ -244,6 +262,40 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "sampler_no_set_epoch",
             "warning",
         )
+
+
+def _drawn_per_rank(src: ScriptFacts, loader: ast.Call) -> bool:
+    """The loader's sampler draws for this rank: it is told the rank (`MySampler(data, rank)`),
+    or its random generator is seeded by it (`g.manual_seed(seed + rank)`, then
+    `RandomSampler(data, replacement=True, generator=g)`): each rank its own sample."""
+    sampler = _assigned(src, loader, keyword(loader, "sampler"))
+    if not isinstance(sampler, ast.Call):
+        return False
+    if mentions_rank(sampler):
+        return True
+    generator = keyword(sampler, "generator")
+    if not isinstance(generator, ast.Name):
+        return False
+    scope = src.function_of(loader) or src.module_of[loader].tree
+    return any(
+        isinstance(n, ast.Call)
+        and dotted(n.func) == f"{generator.id}.manual_seed"
+        and any(mentions_rank(a) for a in n.args)
+        for n in ast.walk(scope)
+    )
+
+
+def _assigned(src: ScriptFacts, at: ast.AST, value: ast.AST | None) -> ast.AST | None:
+    """What a name is assigned in the scope of `at` (the value itself when it is no name)."""
+    if not isinstance(value, ast.Name):
+        return value
+    scope = src.function_of(at) or src.module_of[at].tree
+    for n in ast.walk(scope):
+        if isinstance(n, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == value.id for t in n.targets
+        ):
+            return n.value
+    return None
 
 
 def _held_out(src: ScriptFacts, sampler: ast.Call) -> bool:

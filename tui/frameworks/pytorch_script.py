@@ -10,6 +10,7 @@ import ast
 from collections.abc import Iterator
 from typing import Any
 
+from tui.frameworks import deepspeed_config as ds
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
@@ -71,13 +72,157 @@ def launch_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """What clashes with how the plan starts and connects the processes, in any torch script:
     the process group's arguments, a hard-coded master, a second launcher, a variable the plan
     does not set, a batch the plan's ranks cannot split."""
-    for call in src.find("init_process_group"):
-        if plan.flow is None or plan.flow.off(call) is None:
-            yield from _init_call(src, plan, call)
+    said = [
+        finding
+        for call in src.find("init_process_group")
+        if plan.flow is None or plan.flow.off(call) is None
+        for finding in _init_call(src, plan, call)
+    ]
+    yield from said
     yield from _master_overwritten(src, plan)
     yield from _spawns(src, plan)
     yield from _unset_env(src, plan)
     yield from batch_divides(src, plan)
+    if not any(f.rule == "rank_not_from_env" for f in said):  # its fix covers the mean too
+        yield from _sum_over_gpu_count(src, plan)
+    yield from engine_config_rules(src, plan)
+
+
+def _sum_over_gpu_count(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """An all-reduced sum divided by one node's GPU count (`rt /= nprocs` where `nprocs =
+    torch.cuda.device_count()`): the mean is over the world, `nodes` times as many ranks."""
+    if plan.nodes <= 1:
+        return
+    for call in src.find("all_reduce"):
+        fn = src.function_of(call)
+        summed = dotted(call.args[0]) if call.args else ""
+        if fn is None or not summed or plan.off(call):
+            continue
+        for node in ast.walk(fn):
+            divisor = _divisor(node, summed)
+            origin = _gpu_count(src, divisor) if divisor is not None else None
+            if origin is not None:
+                yield src.finding(
+                    origin,
+                    f"the GPU count of one node ({plan.gpus_per_node}) is used as the world size: "
+                    f"a sum over all {plan.world} ranks divided by it is {plan.nodes} times the "
+                    "mean (and whatever else it splits is split for one node)",
+                    'use int(os.environ["WORLD_SIZE"]) (or dist.get_world_size())',
+                    "rank_not_from_env",
+                )
+                return
+
+
+def _divisor(node: ast.AST, summed: str) -> ast.AST | None:
+    """What `summed` is divided by in `summed /= d` or `summed / d`."""
+    if isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div | ast.FloorDiv):
+        return node.value if dotted(node.target) == summed else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div | ast.FloorDiv):
+        return node.right if dotted(node.left) == summed else None
+    return None
+
+
+def _gpu_count(src: ScriptFacts, node: ast.AST, depth: int = 3) -> ast.AST | None:
+    """The statement that makes `node` a GPU count (`x = torch.cuda.device_count()`), followed
+    through a parameter to what its callers pass and through `args.x = ...`; else None."""
+    if depth < 0 or not isinstance(node, ast.Name | ast.Attribute):
+        return None
+    name = dotted(node)
+    fn = src.function_of(node)
+    scopes = [fn] if isinstance(node, ast.Name) and fn is not None else []
+    scopes += [m.tree for m in src.modules] if not scopes else []
+    for scope in scopes:
+        for sub in ast.walk(scope):
+            if (
+                isinstance(sub, ast.Assign)
+                and any(dotted(t) == name for t in sub.targets)
+                and isinstance(sub.value, ast.Call)
+                and dotted(sub.value.func).endswith("device_count")
+            ):
+                return sub
+    if not isinstance(node, ast.Name) or fn is None:
+        return None
+    params = [a.arg for a in fn.args.args]
+    if node.id not in params:
+        return None
+    at = params.index(node.id)
+    for _, caller in src.calls:
+        if isinstance(caller.func, ast.Name) and caller.func.id == fn.name:
+            passed = caller.args[at] if at < len(caller.args) else None
+            found = _gpu_count(src, passed, depth - 1) if passed is not None else None
+            if found is not None:
+                return found
+    return None
+
+
+BATCH_FIX = (
+    "leave train_batch_size out (DeepSpeed computes it from the micro batch, the accumulation "
+    "and the world size), or make it their product"
+)
+
+
+def refused_batch(config: dict[Any, Any], world: int) -> str | None:
+    """Why DeepSpeed refuses the config's train_batch_size at `world` ranks, or None. Given
+    with the micro batch alone, DeepSpeed derives the accumulation (it must divide); given
+    with both, their product must equal it."""
+
+    def number(key: str) -> int | None:
+        value = config.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    total = number("train_batch_size")
+    micro = number("train_micro_batch_size_per_gpu")
+    steps = number("gradient_accumulation_steps")
+    if total is None:
+        return None
+    if micro and steps:
+        if micro * steps * world == total:
+            return None
+        return (
+            f"train_batch_size {total} is not micro batch {micro} x accumulation {steps} x the "
+            f"plan's {world} ranks = {micro * steps * world}: DeepSpeed refuses it at start-up"
+        )
+    per = micro or steps or 1
+    if total % (per * world) == 0:
+        return None
+    return (
+        f"train_batch_size {total} cannot be split over the plan's {world} ranks"
+        + (f" x {'micro batch' if micro else 'accumulation'} {per}" if per > 1 else "")
+        + ": DeepSpeed refuses it at start-up"
+    )
+
+
+def config_file_rules(plan: CheckPlan, name: str | None) -> Iterator[Finding]:
+    """The DeepSpeed config file `name` (in the code folder) refused at the plan's world size."""
+    if not name or plan.folder is None:
+        return
+    path = plan.folder / name
+    try:
+        config = ds.read_config(path)
+        text = path.read_text(encoding="utf-8")
+    except (ds.ConfigProblem, OSError, UnicodeDecodeError):
+        return
+    line = next(
+        (i for i, row in enumerate(text.splitlines(), 1) if '"train_batch_size"' in row), None
+    )
+    problem = refused_batch(config, plan.world)
+    if problem:
+        yield Finding(line, f"{name}: {problem}", BATCH_FIX, "batch_not_divisible", "error", name)
+
+
+def engine_config_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A DeepSpeed config file the script hands `deepspeed.initialize` itself (`config=` /
+    `config_params=`, its path followed from the plan's command), under any plan: DeepSpeed
+    checks its batch whoever launched the ranks."""
+    if plan.flow is None:
+        return
+    said = {plan.spec.deepspeed_config} if plan.spec.framework == "deepspeed" else set()
+    for call in src.find("deepspeed.initialize"):
+        for word in ("config", "config_params"):
+            given = plan.flow.value_at(keyword(call, word)).value
+            if isinstance(given, str) and given.endswith(".json") and given not in said:
+                said.add(given)
+                yield from config_file_rules(plan, given)
 
 
 LAUNCHER_VARS = (

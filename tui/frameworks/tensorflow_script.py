@@ -115,6 +115,43 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 "TFConfigClusterResolver()",
                 "tf_config_overwritten",
             )
+    written = [
+        (where, task)
+        for key, value, stmt in env_writes(src)
+        if key == "TF_CONFIG" and not plan.off(stmt) and not _reads_tf_config(src, stmt)
+        for where, task in [_written_task(src, value, stmt)]
+        if task is not None and not _from_env(task)
+    ]
+    flagged = list(_task_flags(src, plan))
+    for where, task in written[:1]:
+        if flagged and _task_source(task) != "flags":
+            break  # flags the written task does not use: they are the finding
+        flagged = []  # the flags feed the written task: one finding, at that task
+        yield src.finding(
+            where,
+            f"the TF_CONFIG the script writes names this task from {_task_source(task)}, the "
+            f"same on all {plan.nodes} nodes (the plan's command is the same everywhere): "
+            "every node believes it is the same task",
+            "read the task from the TF_CONFIG Azure ML writes "
+            "(tf.distribute.cluster_resolver.TFConfigClusterResolver())",
+            "tf_task_from_flags",
+        )
+    yield from flagged
+    if "chief" not in plan.roles:
+        for module in src.modules:
+            for node in ast.walk(module.tree):
+                if isinstance(node, ast.If) and _tests_chief(src, node) and src.runs(node):
+                    yield src.finding(
+                        node,
+                        "the coordinator runs only when the task type is 'chief', but the "
+                        "plan's TF_CONFIG names workers and ps only: nothing drives training",
+                        "coordinate on worker 0: `if task_type == 'worker' and task_id == 0`",
+                        "ps_coordinator_on_missing_chief",
+                    )
+
+
+def _task_flags(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """Task flags (--task_index, --job_name, ...) or literal task arguments."""
     flags = [(a.dest, a.node) for a in (plan.parser.args if plan.parser else ()) if a.node]
     flags += [
         (str(constant(keyword(call, "name", 0))), call)
@@ -153,17 +190,45 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "read the task from TF_CONFIG (TFConfigClusterResolver())",
             "tf_task_from_flags",
         )
-    if "chief" not in plan.roles:
-        for module in src.modules:
-            for node in ast.walk(module.tree):
-                if isinstance(node, ast.If) and _tests_chief(node) and src.runs(node):
-                    yield src.finding(
-                        node,
-                        "the coordinator runs only when the task type is 'chief', but the "
-                        "plan's TF_CONFIG names workers and ps only: nothing drives training",
-                        "coordinate on worker 0: `if task_type == 'worker' and task_id == 0`",
-                        "ps_coordinator_on_missing_chief",
-                    )
+
+
+def _written_task(
+    src: ScriptFacts, value: ast.AST, stmt: ast.AST
+) -> tuple[ast.AST, ast.AST | None]:
+    """The `task` of a TF_CONFIG the script writes (`json.dumps({..., "task": {...}})`): where it
+    is made (the write, or the assignment of the name it is given) and its value; (stmt, None)
+    when it has none."""
+    for node in ast.walk(value):
+        if not isinstance(node, ast.Dict):
+            continue
+        for key, item in zip(node.keys, node.values, strict=True):
+            if key is None or constant(key) != "task":
+                continue
+            if isinstance(item, ast.Name):
+                scope = src.function_of(item) or src.module_of[item].tree
+                for sub in ast.walk(scope):
+                    if isinstance(sub, ast.Assign) and any(
+                        isinstance(t, ast.Name) and t.id == item.id for t in sub.targets
+                    ):
+                        return sub, sub.value
+            return stmt, item
+    return stmt, None
+
+
+def _from_env(stmt: ast.AST) -> bool:
+    """A task read from the environment (a variable the launcher may set): not provably wrong."""
+    text = ast.unparse(stmt)
+    return "environ" in text or "getenv" in text
+
+
+def _task_source(stmt: ast.AST) -> str:
+    """What a written task is made from, in words."""
+    text = ast.unparse(stmt)
+    if "argv" in text:
+        return "the command line (sys.argv)"
+    if "FLAGS" in text or "args." in text:
+        return "flags"
+    return "literals"
 
 
 def _reads_tf_config(src: ScriptFacts, stmt: ast.AST) -> bool:
@@ -185,11 +250,25 @@ def _reads_tf_config(src: ScriptFacts, stmt: ast.AST) -> bool:
 _TASK_FLAGS = ("task_index", "task_type", "job_name", "worker_hosts", "ps_hosts", "task_id")
 
 
-def _tests_chief(branch: ast.If) -> bool:
+def _tests_chief(src: ScriptFacts, branch: ast.If) -> bool:
     """Coordinator code only a chief runs: `if task_type == "chief": …coordinator / fit…`, or
-    `if task_type in ("worker", "ps"): server.join()` with the coordinator after it."""
+    `if task_type in ("worker", "ps"): server.join()` (itself, or in a function of the script it
+    calls) with the coordinator after it."""
     words = {n.value for n in ast.walk(branch.test) if isinstance(n, ast.Constant)}
     body = ast.dump(ast.Module(body=branch.body, type_ignores=[]))
     if "chief" in words:
         return "Coordinator" in body or "fit" in body
-    return {"worker", "ps"} <= words and "join" in body
+    return {"worker", "ps"} <= words and ("join" in body or _calls_join(src, branch.body))
+
+
+def _calls_join(src: ScriptFacts, body: list[ast.stmt]) -> bool:
+    """A call in `body` to a function of the script whose own body joins a server."""
+    for node in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            for fn in src.functions.get(node.func.id, []):
+                if any(
+                    isinstance(n, ast.Call) and dotted(n.func).endswith(".join")
+                    for n in ast.walk(fn)
+                ):
+                    return True
+    return False

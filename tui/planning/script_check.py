@@ -28,12 +28,17 @@ from tui.planning.command import framework_args
 from tui.scripts.args import handed_elsewhere, read_parser
 from tui.scripts.argv import simulate
 from tui.scripts.check_plan import CheckPlan, ScriptReport
+from tui.scripts.draws import draw_rules
 from tui.scripts.facts import Finding, Module, ScriptFacts, ScriptProblem
 from tui.scripts.files import file_rules
 from tui.scripts.flow import Flow
 from tui.scripts.rank import rank_valued
 from tui.scripts.read import MOST_BYTES, helpers, parse, read_script
 from tui.scripts.values import value_rules
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "advice": 2}
+"""How findings are listed: what breaks the job or its training first, then what only makes it
+worse, then advice (a missing timeout); the script's own order within each."""
 
 __all__ = ["Finding", "ScriptProblem", "ScriptReport", "check_file", "check_source", "check_spec"]
 
@@ -54,9 +59,11 @@ def check_source(
         raise ScriptProblem(f"{script}: over {MOST_BYTES:,} characters; the check reads up to that")
     tree = parse(source, script)
     try:
-        return _check(tree, spec, script, gpus, folder)
+        report = _check(tree, spec, script, gpus, folder)
     except RecursionError:
         raise ScriptProblem(f"{script}: nested too deeply to follow") from None
+    report.findings.sort(key=lambda f: SEVERITY_ORDER.get(f.severity, len(SEVERITY_ORDER)))
+    return report
 
 
 def _check(
@@ -79,9 +86,7 @@ def _check(
             report.notes.append(note)
             for rule in library.takeover_rules:
                 report.findings += rule(src, plan)
-            report.findings += _new(
-                report.findings, [*file_rules(src, plan), *value_rules(src, plan)]
-            )
+            report.findings += _new(report.findings, _generic(src, plan))
             return report
     report.notes += framework.script_notes(src)
     for rule in framework.script_rules:
@@ -93,8 +98,9 @@ def _check(
 
 
 def _generic(src: ScriptFacts, plan: CheckPlan) -> list[Finding]:
-    """What every framework's plan is checked for: files across nodes, defaults into use."""
-    return [*file_rules(src, plan), *value_rules(src, plan)]
+    """What every framework's plan is checked for: files across nodes, defaults into use, what
+    each rank draws."""
+    return [*file_rules(src, plan), *value_rules(src, plan), *draw_rules(src, plan)]
 
 
 def _new(said: list[Finding], generic: Iterable[Finding]) -> list[Finding]:

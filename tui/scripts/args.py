@@ -150,11 +150,22 @@ def _bound_to(src: ScriptFacts, call: ast.AST, depth: int = 3) -> set[str]:
             first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
             if isinstance(first, ast.Name):
                 names.add(first.id)
-    elif isinstance(parent, ast.Return):
-        fn = src.function_of(call)
+    fn = src.function_of(call)
+    returned = isinstance(parent, ast.Return) or (
+        fn is not None and any(_returns(fn, name) for name in names)
+    )
+    if returned:  # `return parser.parse_args()`, or `args = …; return args`
         for caller in src.callers(fn) if fn and depth else ():
             names |= _bound_to(src, caller, depth - 1)
     return names | {"args"}
+
+
+def _returns(fn: ast.AST, name: str) -> bool:
+    """`fn` returns the name `name` itself (`return args`)."""
+    return any(
+        isinstance(n, ast.Return) and isinstance(n.value, ast.Name) and n.value.id == name
+        for n in ast.walk(fn)
+    )
 
 
 _TYPES = {"int": "int", "float": "float"}

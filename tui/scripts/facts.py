@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 MOST_NODES = 150_000
@@ -257,12 +258,17 @@ class ScriptFacts:
 
     def local(self, resolved: str) -> bool:
         """A name resolved through an import of the code folder's own modules."""
-        dotted_files = set()
+        return any(resolved == d or resolved.startswith(d + ".") for d in self._dotted_files)
+
+    @cached_property
+    def _dotted_files(self) -> frozenset[str]:
+        """The code folder's modules as an import names them (`utils`, `pkg.utils`)."""
+        names: set[str] = set()
         for m in self.modules:
             path = Path(m.file).with_suffix("")
             path = path.parent if path.name == "__init__" else path
-            dotted_files |= {path.name, path.as_posix().replace("/", ".")}
-        return any(resolved == d or resolved.startswith(d + ".") for d in dotted_files)
+            names |= {path.name, path.as_posix().replace("/", ".")}
+        return frozenset(names)
 
     # ---- asking ---------------------------------------------------------------------------
 
@@ -354,6 +360,8 @@ _RANK_WORDS = (
     "chief",
     "global_zero",
     "process_zero",
+    "is_primary",
+    "local_primary",
     "master",
 )
 

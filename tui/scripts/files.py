@@ -18,10 +18,11 @@ from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
-from tui.scripts.places import AFTER, NODE, place
+from tui.scripts.places import AFTER, NODE, Place, place
 
 _FETCHES = ("urlretrieve", "download_url", "download_and_extract_archive", "download_file")
 _PATH_WORDS = ("root", "path", "dest", "dest_path", "data_dir", "save_dir", "output_dir", "dir")
+KERAS_CACHE = "~/.keras/datasets"
 _COLLECTIVE = ("save_state", "save_checkpoint", "save_state_dict")
 _DCP = ("distributed.checkpoint.save", "dcp.save", "checkpoint.save")
 SHARED_FIX = (
@@ -45,14 +46,19 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     for name, call in src.calls:
         asked = keyword(call, "download")
         fetch = name.split(".")[-1] in _FETCHES
-        if asked is None and not fetch:
+        cached = _keras_cache(name)
+        if asked is None and not fetch and not cached:
             continue
         if asked is not None and constant(asked) in (False, None, 0):
             continue
         if plan.off(call) or _in_rank_zero_first(src, call):
             continue  # Lightning's rank_zero_first has its own rule
-        target = _path_arg(call)
+        target = keyword(call, "path") if cached else _path_arg(call)
         where = place(src, plan, target)
+        if cached and target is None:
+            where = Place(NODE, KERAS_CACHE)
+        elif cached and not where.per_rank:
+            where = Place(NODE, f"{KERAS_CACHE}/{where.text or '...'}")
         if where.where not in (NODE, AFTER) or where.per_rank:
             continue  # shared, unknown, or each rank its own folder
         who, guard = _who(src, call, asked)
@@ -77,6 +83,13 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 "download_race",
                 "warning",
             )
+
+
+def _keras_cache(name: str) -> bool:
+    """Keras' `datasets.<name>.load_data()`: it downloads into the home folder's cache
+    (KERAS_CACHE, on the node's own disk) when the file is not there yet."""
+    parts = name.split(".")
+    return parts[-1] == "load_data" and "datasets" in parts and "keras" in parts
 
 
 def _path_arg(call: ast.Call) -> ast.AST | None:

@@ -81,6 +81,7 @@ class Flow:
     """Where each local name was last assigned a value (its literal's line)."""
     scopes: dict[ast.AST, dict[str, Value]] = field(default_factory=dict)
     """Each function's (and module's) local names as its code leaves them."""
+    _by_name: dict[str, list[ast.Call]] | None = None
 
     def run(self) -> Flow:
         if self.parser is not None and self.outcome is not None:
@@ -103,9 +104,53 @@ class Flow:
         command = self.parser.function if self.parser is not None else None
         seeds = {a.dest: self.args[a.dest] for a in self.parser.args} if command else {}
         for fn in sorted(live, key=lambda f: (order[self.src.file(f)], f.lineno)):
-            self.scopes[fn] = dict(seeds) if fn is command else {}
+            self.scopes[fn] = dict(seeds) if fn is command else self._passed(fn)
             self._block(fn.body, self.scopes[fn], certain=True)
         return self
+
+    def _passed(self, fn: ast.AST) -> dict[str, Value]:
+        """The parameters to which every caller passes the same known value (a flag's default
+        or given value, the launcher's variable, a literal: `main_worker(args.local_rank, ...)`
+        gives `local_rank` --local_rank's default); the rest stay unknown. Callers met before
+        `fn` in source order are the ones followed."""
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            return {}
+        calls = self._plain_calls().get(fn.name, [])
+        if not calls:
+            return {}
+        names = [a.arg for a in fn.args.args]
+        if names[:1] in (["self"], ["cls"]):
+            return {}
+        passed: dict[str, Value] = {}
+        for i, name in enumerate(names):
+            seen = {self._argument(call, i, name) for call in calls}
+            value = seen.pop() if len(seen) == 1 else NOTHING
+            if value.known:
+                passed[name] = value
+        return passed
+
+    def _plain_calls(self) -> dict[str, list[ast.Call]]:
+        """The calls of a plain name (`main_worker(...)`) in code that runs, by that name."""
+        if self._by_name is None:
+            self._by_name = {}
+            for _, call in self.src.calls:
+                if isinstance(call.func, ast.Name):
+                    self._by_name.setdefault(call.func.id, []).append(call)
+        return self._by_name
+
+    def _argument(self, call: ast.Call, position: int, name: str) -> Value:
+        """What `call` passes as the parameter at `position` (or by its name)."""
+        node = next((k.value for k in call.keywords if k.arg == name), None)
+        if node is None and position < len(call.args):
+            node = call.args[position]
+            if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+                return NOTHING
+        if node is None:
+            return NOTHING
+        scope = self.src.function_of(call) or self.src.module_of[call].tree
+        if scope not in self.scopes:
+            return NOTHING
+        return self.value(node, self.scopes[scope])
 
     # ---- statements -----------------------------------------------------------------------
 
