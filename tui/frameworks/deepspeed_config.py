@@ -3,17 +3,21 @@
 DeepSpeed refuses to start when `train_batch_size` is not `train_micro_batch_size_per_gpu ×
 gradient_accumulation_steps × world size`, and the world size changes whenever nodes or GPUs
 do; so the config is derived from the plan, never typed. A user's own config file is read and
-checked against the same arithmetic, and never rewritten.
+checked against the same arithmetic, and never rewritten: the script check says so at the
+line that sets it (`config_file_rules`, `engine_config_rules`).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tui.core.catalog import Sku
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, keyword
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
@@ -223,3 +227,73 @@ def user_config_problems(spec: JobSpec, world_size: int) -> list[str]:
     except ConfigProblem as err:
         return [f"deepspeed_config: {err}"]
     return [f"deepspeed_config: {path}: {problem}" for problem in check_config(config, world_size)]
+
+
+BATCH_FIX = (
+    "leave train_batch_size out (DeepSpeed computes it from the micro batch, the accumulation "
+    "and the world size), or make it their product"
+)
+
+
+def refused_batch(config: dict[Any, Any], world: int) -> str | None:
+    """Why DeepSpeed refuses the config's train_batch_size at `world` ranks, or None. Given
+    with the micro batch alone, DeepSpeed derives the accumulation (it must divide); given
+    with both, their product must equal it."""
+
+    def number(key: str) -> int | None:
+        value = config.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    total = number("train_batch_size")
+    micro = number("train_micro_batch_size_per_gpu")
+    steps = number("gradient_accumulation_steps")
+    if total is None:
+        return None
+    if micro and steps:
+        if micro * steps * world == total:
+            return None
+        return (
+            f"train_batch_size {total} is not micro batch {micro} x accumulation {steps} x the "
+            f"plan's {world} ranks = {micro * steps * world}: DeepSpeed refuses it at start-up"
+        )
+    per = micro or steps or 1
+    if total % (per * world) == 0:
+        return None
+    return (
+        f"train_batch_size {total} cannot be split over the plan's {world} ranks"
+        + (f" x {'micro batch' if micro else 'accumulation'} {per}" if per > 1 else "")
+        + ": DeepSpeed refuses it at start-up"
+    )
+
+
+def config_file_rules(plan: CheckPlan, name: str | None) -> Iterator[Finding]:
+    """The DeepSpeed config file `name` (in the code folder) refused at the plan's world size."""
+    if not name or plan.folder is None:
+        return
+    path = plan.folder / name
+    try:
+        config = read_config(path)
+        text = path.read_text(encoding="utf-8")
+    except (ConfigProblem, OSError, UnicodeDecodeError):
+        return
+    line = next(
+        (i for i, row in enumerate(text.splitlines(), 1) if '"train_batch_size"' in row), None
+    )
+    problem = refused_batch(config, plan.world)
+    if problem:
+        yield Finding(line, f"{name}: {problem}", BATCH_FIX, "batch_not_divisible", "error", name)
+
+
+def engine_config_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A DeepSpeed config file the script hands `deepspeed.initialize` itself (`config=` /
+    `config_params=`, its path followed from the plan's command), under any plan: DeepSpeed
+    checks its batch whoever launched the ranks."""
+    if plan.flow is None:
+        return
+    said = {plan.spec.deepspeed_config} if plan.spec.framework == "deepspeed" else set()
+    for call in src.find("deepspeed.initialize"):
+        for word in ("config", "config_params"):
+            given = plan.flow.value_at(keyword(call, word)).value
+            if isinstance(given, str) and given.endswith(".json") and given not in said:
+                said.add(given)
+                yield from config_file_rules(plan, given)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tui.frameworks import deepspeed_config as ds
+from tui.frameworks.launch_env import master_overwritten, unset_env
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
@@ -79,13 +80,13 @@ def launch_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         for finding in _init_call(src, plan, call)
     ]
     yield from said
-    yield from _master_overwritten(src, plan)
+    yield from master_overwritten(src, plan)
     yield from _spawns(src, plan)
-    yield from _unset_env(src, plan)
+    yield from unset_env(src, plan)
     yield from batch_divides(src, plan)
     if not any(f.rule == "rank_not_from_env" for f in said):  # its fix covers the mean too
         yield from _sum_over_gpu_count(src, plan)
-    yield from engine_config_rules(src, plan)
+    yield from ds.engine_config_rules(src, plan)
 
 
 def _sum_over_gpu_count(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -153,158 +154,6 @@ def _gpu_count(src: ScriptFacts, node: ast.AST, depth: int = 3) -> ast.AST | Non
             if found is not None:
                 return found
     return None
-
-
-BATCH_FIX = (
-    "leave train_batch_size out (DeepSpeed computes it from the micro batch, the accumulation "
-    "and the world size), or make it their product"
-)
-
-
-def refused_batch(config: dict[Any, Any], world: int) -> str | None:
-    """Why DeepSpeed refuses the config's train_batch_size at `world` ranks, or None. Given
-    with the micro batch alone, DeepSpeed derives the accumulation (it must divide); given
-    with both, their product must equal it."""
-
-    def number(key: str) -> int | None:
-        value = config.get(key)
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    total = number("train_batch_size")
-    micro = number("train_micro_batch_size_per_gpu")
-    steps = number("gradient_accumulation_steps")
-    if total is None:
-        return None
-    if micro and steps:
-        if micro * steps * world == total:
-            return None
-        return (
-            f"train_batch_size {total} is not micro batch {micro} x accumulation {steps} x the "
-            f"plan's {world} ranks = {micro * steps * world}: DeepSpeed refuses it at start-up"
-        )
-    per = micro or steps or 1
-    if total % (per * world) == 0:
-        return None
-    return (
-        f"train_batch_size {total} cannot be split over the plan's {world} ranks"
-        + (f" x {'micro batch' if micro else 'accumulation'} {per}" if per > 1 else "")
-        + ": DeepSpeed refuses it at start-up"
-    )
-
-
-def config_file_rules(plan: CheckPlan, name: str | None) -> Iterator[Finding]:
-    """The DeepSpeed config file `name` (in the code folder) refused at the plan's world size."""
-    if not name or plan.folder is None:
-        return
-    path = plan.folder / name
-    try:
-        config = ds.read_config(path)
-        text = path.read_text(encoding="utf-8")
-    except (ds.ConfigProblem, OSError, UnicodeDecodeError):
-        return
-    line = next(
-        (i for i, row in enumerate(text.splitlines(), 1) if '"train_batch_size"' in row), None
-    )
-    problem = refused_batch(config, plan.world)
-    if problem:
-        yield Finding(line, f"{name}: {problem}", BATCH_FIX, "batch_not_divisible", "error", name)
-
-
-def engine_config_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """A DeepSpeed config file the script hands `deepspeed.initialize` itself (`config=` /
-    `config_params=`, its path followed from the plan's command), under any plan: DeepSpeed
-    checks its batch whoever launched the ranks."""
-    if plan.flow is None:
-        return
-    said = {plan.spec.deepspeed_config} if plan.spec.framework == "deepspeed" else set()
-    for call in src.find("deepspeed.initialize"):
-        for word in ("config", "config_params"):
-            given = plan.flow.value_at(keyword(call, word)).value
-            if isinstance(given, str) and given.endswith(".json") and given not in said:
-                said.add(given)
-                yield from config_file_rules(plan, given)
-
-
-LAUNCHER_VARS = (
-    "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
-    "NODE_RANK", "GROUP_RANK", "GROUP_WORLD_SIZE", "ROLE_RANK", "ROLE_WORLD_SIZE",
-    "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
-    "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS",
-    "SLURM_LOCALID", "TORCHELASTIC_RUN_ID",
-)  # fmt: skip
-"""Variables a launcher sets: a script that requires one the plan does not set dies."""
-
-
-def _unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """`os.environ["X"]` (required, no default) for a launcher variable the plan's launch does
-    not set: one finding per place that reads them, at its first read."""
-    places: dict[ast.AST | None, list[tuple[str, ast.AST]]] = {}
-    said: set[str] = set()
-    for key, node in env_reads(src):
-        if key not in LAUNCHER_VARS or key in plan.env or key in said or _tried(src, node):
-            continue
-        if plan.off(node):
-            continue
-        said.add(key)
-        places.setdefault(src.function_of(node), []).append((key, node))
-    known = ", ".join(v for v in LAUNCHER_VARS if v in plan.env)
-    for reads in places.values():
-        keys = [key for key, _ in reads]
-        first = min((node for _, node in reads), key=lambda n: n.lineno)
-        yield src.finding(
-            first,
-            f"os.environ[{keys[0]!r}]"
-            + (f" (and {', '.join(keys[1:])})" if len(keys) > 1 else "")
-            + f" is required, but the plan's launch does not set {' or '.join(keys)}: every "
-            "rank stops with KeyError",
-            f"derive it from what the plan sets ({known}), or os.environ.get(name, default)",
-            "env_var_not_set",
-        )
-
-
-def _tried(src: ScriptFacts, node: ast.AST) -> bool:
-    """Inside `try:` with an except that catches a missing key."""
-    current = src.parents.get(node)
-    while current is not None and not isinstance(current, ast.FunctionDef):
-        if isinstance(current, ast.Try) and any(
-            h.type is None or any(w in ast.dump(h.type) for w in ("KeyError", "Exception"))
-            for h in current.handlers
-        ):
-            return True
-        current = src.parents.get(current)
-    return False
-
-
-def env_reads(src: ScriptFacts) -> Iterator[tuple[str, ast.AST]]:
-    """(key, statement) for each `os.environ[KEY]` read in code that runs; a key in a loop
-    over literal names counts too."""
-    for module in src.modules:
-        for node in ast.walk(module.tree):
-            if not (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.ctx, ast.Load)
-                and dotted(node.value).endswith("environ")
-                and src.runs(node)
-            ):
-                continue
-            key = constant(node.slice)
-            keys = [key] if isinstance(key, str) else _loop_keys(src, node)
-            for k in keys:
-                yield k, src.statement(node)
-
-
-def _loop_keys(src: ScriptFacts, node: ast.Subscript) -> list[str]:
-    """`{k: os.environ[k] for k in ("A", "B")}`: the literal names it reads."""
-    if not isinstance(node.slice, ast.Name):
-        return []
-    current = src.parents.get(node)
-    while current is not None and not isinstance(current, ast.stmt):
-        for gen in getattr(current, "generators", ()):
-            if isinstance(gen.target, ast.Name) and gen.target.id == node.slice.id:
-                values = [constant(e) for e in getattr(gen.iter, "elts", ())]
-                return [v for v in values if isinstance(v, str)]
-        current = src.parents.get(current)
-    return []
 
 
 def batch_divides(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -447,60 +296,6 @@ def under_spawn(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
 
 def _plain_name(node: ast.AST) -> str:
     return dotted(node).split(".")[-1]
-
-
-def _master_overwritten(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """MASTER_ADDR / MASTER_PORT given a literal (or a flag's default): one finding per place
-    that does it, at its first line."""
-    if plan.nodes <= 1:
-        return
-    places: dict[ast.AST | None, list[tuple[str, object, ast.AST]]] = {}
-    for key, node, stmt in env_writes(src):
-        value = constant(node)
-        if value is None and plan.flow is not None:
-            given = plan.flow.value_at(node)
-            value = given.value if given.known and given.flags else None
-        if key in _MASTER and isinstance(value, str | int) and not plan.off(stmt):
-            places.setdefault(src.function_of(stmt), []).append((key, value, stmt))
-    for writes in places.values():
-        said = " and ".join(f"{key}={value!r}" for key, value, _ in writes)
-        keys = ", ".join(dict.fromkeys(key for key, _, _ in writes))
-        yield src.finding(
-            min((stmt for _, _, stmt in writes), key=lambda n: n.lineno),
-            f"the script sets {said}, replacing what the plan gives: the {plan.nodes} nodes "
-            "never meet at the master node",
-            f"remove it (or os.environ.setdefault): Azure ML and torchrun set {keys}",
-            "hardcoded_master",
-        )
-
-
-_MASTER = ("MASTER_ADDR", "MASTER_PORT")
-
-
-def env_writes(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.AST]]:
-    """(key, value, statement) for each `os.environ[KEY] = value` (or `os.environ.update(KEY=…)`,
-    `os.environ.update({KEY: …})`) in code that runs."""
-    for name, call in src.calls:
-        if name.endswith("environ.update"):
-            for kw in call.keywords:
-                if kw.arg:
-                    yield kw.arg, kw.value, src.statement(call)
-            for arg in call.args:
-                for key, value in zip(
-                    getattr(arg, "keys", ()), getattr(arg, "values", ()), strict=False
-                ):
-                    if isinstance(constant(key), str):
-                        yield str(constant(key)), value, src.statement(call)
-    for module in src.modules:
-        for node in ast.walk(module.tree):
-            if isinstance(node, ast.Assign) and src.runs(node):
-                for target in node.targets:
-                    if (
-                        isinstance(target, ast.Subscript)
-                        and dotted(target.value).endswith("environ")
-                        and isinstance(constant(target.slice), str)
-                    ):
-                        yield str(constant(target.slice)), node.value, node
 
 
 def _spawns(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

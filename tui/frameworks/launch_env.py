@@ -1,0 +1,144 @@
+"""The variables a launch sets against what a training script reads and writes (the
+script-check rules every torch-based framework and TensorFlow share): a variable required that
+the plan's launch does not set, and MASTER_ADDR / MASTER_PORT overwritten by the script."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted
+
+LAUNCHER_VARS = (
+    "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+    "NODE_RANK", "GROUP_RANK", "GROUP_WORLD_SIZE", "ROLE_RANK", "ROLE_WORLD_SIZE",
+    "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
+    "OMPI_COMM_WORLD_LOCAL_SIZE", "PMI_RANK", "PMI_SIZE", "SLURM_PROCID", "SLURM_NTASKS",
+    "SLURM_LOCALID", "TORCHELASTIC_RUN_ID",
+)  # fmt: skip
+"""Variables a launcher sets: a script that requires one the plan does not set dies."""
+_MASTER = ("MASTER_ADDR", "MASTER_PORT")
+
+
+def unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`os.environ["X"]` (required, no default) for a launcher variable the plan's launch does
+    not set: one finding per place that reads them, at its first read."""
+    places: dict[ast.AST | None, list[tuple[str, ast.AST]]] = {}
+    said: set[str] = set()
+    for key, node in env_reads(src):
+        if key not in LAUNCHER_VARS or key in plan.env or key in said or _tried(src, node):
+            continue
+        if plan.off(node):
+            continue
+        said.add(key)
+        places.setdefault(src.function_of(node), []).append((key, node))
+    known = ", ".join(v for v in LAUNCHER_VARS if v in plan.env)
+    for reads in places.values():
+        keys = [key for key, _ in reads]
+        first = min((node for _, node in reads), key=lambda n: n.lineno)
+        yield src.finding(
+            first,
+            f"os.environ[{keys[0]!r}]"
+            + (f" (and {', '.join(keys[1:])})" if len(keys) > 1 else "")
+            + f" is required, but the plan's launch does not set {' or '.join(keys)}: every "
+            "rank stops with KeyError",
+            f"derive it from what the plan sets ({known}), or os.environ.get(name, default)",
+            "env_var_not_set",
+        )
+
+
+def _tried(src: ScriptFacts, node: ast.AST) -> bool:
+    """Inside `try:` with an except that catches a missing key."""
+    current = src.parents.get(node)
+    while current is not None and not isinstance(current, ast.FunctionDef):
+        if isinstance(current, ast.Try) and any(
+            h.type is None or any(w in ast.dump(h.type) for w in ("KeyError", "Exception"))
+            for h in current.handlers
+        ):
+            return True
+        current = src.parents.get(current)
+    return False
+
+
+def env_reads(src: ScriptFacts) -> Iterator[tuple[str, ast.AST]]:
+    """(key, statement) for each `os.environ[KEY]` read in code that runs; a key in a loop
+    over literal names counts too."""
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if not (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.ctx, ast.Load)
+                and dotted(node.value).endswith("environ")
+                and src.runs(node)
+            ):
+                continue
+            key = constant(node.slice)
+            keys = [key] if isinstance(key, str) else _loop_keys(src, node)
+            for k in keys:
+                yield k, src.statement(node)
+
+
+def _loop_keys(src: ScriptFacts, node: ast.Subscript) -> list[str]:
+    """`{k: os.environ[k] for k in ("A", "B")}`: the literal names it reads."""
+    if not isinstance(node.slice, ast.Name):
+        return []
+    current = src.parents.get(node)
+    while current is not None and not isinstance(current, ast.stmt):
+        for gen in getattr(current, "generators", ()):
+            if isinstance(gen.target, ast.Name) and gen.target.id == node.slice.id:
+                values = [constant(e) for e in getattr(gen.iter, "elts", ())]
+                return [v for v in values if isinstance(v, str)]
+        current = src.parents.get(current)
+    return []
+
+
+def master_overwritten(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """MASTER_ADDR / MASTER_PORT given a literal (or a flag's default): one finding per place
+    that does it, at its first line."""
+    if plan.nodes <= 1:
+        return
+    places: dict[ast.AST | None, list[tuple[str, object, ast.AST]]] = {}
+    for key, node, stmt in env_writes(src):
+        value = constant(node)
+        if value is None and plan.flow is not None:
+            given = plan.flow.value_at(node)
+            value = given.value if given.known and given.flags else None
+        if key in _MASTER and isinstance(value, str | int) and not plan.off(stmt):
+            places.setdefault(src.function_of(stmt), []).append((key, value, stmt))
+    for writes in places.values():
+        said = " and ".join(f"{key}={value!r}" for key, value, _ in writes)
+        keys = ", ".join(dict.fromkeys(key for key, _, _ in writes))
+        yield src.finding(
+            min((stmt for _, _, stmt in writes), key=lambda n: n.lineno),
+            f"the script sets {said}, replacing what the plan gives: the {plan.nodes} nodes "
+            "never meet at the master node",
+            f"remove it (or os.environ.setdefault): Azure ML and torchrun set {keys}",
+            "hardcoded_master",
+        )
+
+
+def env_writes(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.AST]]:
+    """(key, value, statement) for each `os.environ[KEY] = value` (or `os.environ.update(KEY=…)`,
+    `os.environ.update({KEY: …})`) in code that runs."""
+    for name, call in src.calls:
+        if name.endswith("environ.update"):
+            for kw in call.keywords:
+                if kw.arg:
+                    yield kw.arg, kw.value, src.statement(call)
+            for arg in call.args:
+                for key, value in zip(
+                    getattr(arg, "keys", ()), getattr(arg, "values", ()), strict=False
+                ):
+                    if isinstance(constant(key), str):
+                        yield str(constant(key)), value, src.statement(call)
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Assign) and src.runs(node):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Subscript)
+                        and dotted(target.value).endswith("environ")
+                        and isinstance(constant(target.slice), str)
+                    ):
+                        yield str(constant(target.slice)), node.value, node

@@ -1,0 +1,139 @@
+"""PyTorch's sampler rules (`pytorch_data.data_rules` runs them): each rank's loader sharded by
+a DistributedSampler (not held out, not an iterable dataset, not synthetic data every rank
+makes for itself), reshuffled each epoch with `set_epoch`."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from tui.scripts.check_plan import CheckPlan
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+
+
+def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A map-style DataLoader sharded by rank (an IterableDataset shards itself, or not: it is
+    not this rule's), and a shuffling DistributedSampler reseeded each epoch."""
+    loaders = [
+        c
+        for c in src.find("DataLoader")
+        if not _iterable(src, c)
+        and not _synthetic(src, keyword(c, "dataset", 0))
+        and not _drawn_per_rank(src, c)
+        and not plan.off(c)
+    ]
+    samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
+    sharded = src.has(
+        "DistributedSampler", "split_dataset_by_node", "shard", "num_replicas", "deepspeed_io"
+    )
+    if loaders and not samplers and not sharded:
+        train = [c for c in loaders if "train" in ast.dump(src.parents.get(c) or c).lower()]
+        yield src.finding(
+            (train or loaders)[0],
+            f"a DataLoader without a DistributedSampler: each of the {plan.world} ranks reads "
+            "the whole dataset every epoch",
+            "DataLoader(dataset, sampler=DistributedSampler(dataset), ...)",
+            "no_distributed_sampler",
+        )
+    shuffled = [
+        s
+        for s in samplers
+        if constant(keyword(s, "shuffle")) is not False and not _held_out(src, s)
+    ]
+    if shuffled and not src.find("set_epoch"):
+        yield src.finding(
+            shuffled[0],
+            "DistributedSampler without set_epoch(): every epoch shuffles the same way",
+            "sampler.set_epoch(epoch) at the start of each epoch",
+            "sampler_no_set_epoch",
+            "warning",
+        )
+
+
+def _drawn_per_rank(src: ScriptFacts, loader: ast.Call) -> bool:
+    """The loader's sampler draws for this rank: it is told the rank (`MySampler(data, rank)`),
+    or its random generator is seeded by it (`g.manual_seed(seed + rank)`, then
+    `RandomSampler(data, replacement=True, generator=g)`): each rank its own sample."""
+    sampler = _assigned(src, loader, keyword(loader, "sampler"))
+    if not isinstance(sampler, ast.Call):
+        return False
+    if mentions_rank(sampler):
+        return True
+    generator = keyword(sampler, "generator")
+    if not isinstance(generator, ast.Name):
+        return False
+    scope = src.function_of(loader) or src.module_of[loader].tree
+    return any(
+        isinstance(n, ast.Call)
+        and dotted(n.func) == f"{generator.id}.manual_seed"
+        and any(mentions_rank(a) for a in n.args)
+        for n in ast.walk(scope)
+    )
+
+
+def _assigned(src: ScriptFacts, at: ast.AST, value: ast.AST | None) -> ast.AST | None:
+    """What a name is assigned in the scope of `at` (the value itself when it is no name)."""
+    if not isinstance(value, ast.Name):
+        return value
+    scope = src.function_of(at) or src.module_of[at].tree
+    for n in ast.walk(scope):
+        if isinstance(n, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == value.id for t in n.targets
+        ):
+            return n.value
+    return None
+
+
+def _held_out(src: ScriptFacts, sampler: ast.Call) -> bool:
+    """A sampler of validation or test data (`val_sampler = DistributedSampler(val_set)`): its
+    order does not matter, so no reshuffling is missed."""
+    parent = src.parents.get(sampler)
+    names = [dotted(t) for t in getattr(parent, "targets", [])] + [dotted(a) for a in sampler.args]
+    return any(w in n.lower() for n in names for w in ("val", "eval", "test"))
+
+
+def _iterable(src: ScriptFacts, loader: ast.Call) -> bool:
+    """The loader's dataset is an instance of the script's own IterableDataset."""
+    data = keyword(loader, "dataset", 0)
+    if isinstance(data, ast.Name):
+        scope = src.function_of(loader) or src.module_of[loader].tree
+        for node in ast.walk(scope):
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == data.id for t in node.targets
+            ):
+                data = node.value
+                break
+    if not isinstance(data, ast.Call):
+        return False
+    cls = src.classes.get(dotted(data.func).split(".")[-1])
+    return cls is not None and any("Iterable" in dotted(b) for b in cls.bases)
+
+
+_RANDOM = ("randn", "rand", "randint", "random_", "normal_", "uniform_", "FakeData")
+
+
+def _synthetic(src: ScriptFacts, data: ast.AST | None, depth: int = 6) -> bool:
+    """A dataset of random tensors (`TensorDataset(torch.randn(…), …)`, `FakeData`, or what a
+    function of the script returns of them): every rank reading all of it loses nothing."""
+    if isinstance(data, ast.Name) and depth:
+        scope = src.function_of(data) or src.module_of[data].tree
+        made = [
+            n.value
+            for n in ast.walk(scope)
+            if isinstance(n, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == data.id for t in n.targets)
+        ]
+        return len(made) == 1 and _synthetic(src, made[0], depth - 1)
+    if not isinstance(data, ast.Call) or not depth:
+        return False
+    last = dotted(data.func).split(".")[-1]
+    if last in _RANDOM:
+        return True
+    if last == "TensorDataset":
+        return bool(data.args) and all(_synthetic(src, a, depth - 1) for a in data.args)
+    for fn in src.functions.get(last, []) if len(src.functions.get(last, [])) == 1 else []:
+        returns = [n.value for n in ast.walk(fn) if isinstance(n, ast.Return) and n.value]
+        return len(returns) == 1 and _synthetic(src, returns[0], depth - 1)
+    if isinstance(data.func, ast.Attribute):  # torch.empty(n).random_(k)
+        return _synthetic(src, data.func.value, depth - 1)
+    return False
