@@ -23,6 +23,7 @@ from tui.logs.platform_fixes import AZUREML_FIXES
 ROOT, VERDICT, TIMEOUT, ECHO, FAILURE = 0, 1, 2, 3, 4
 
 PLATFORM = (
+    "job_rejected",
     "image_pull_failed",
     "environment_build_failed",
     "data_access_failed",
@@ -125,7 +126,12 @@ FIXES: dict[str, str] = {
     ),
     "user_code_error": (
         "The training script raised an exception on this rank: the evidence line is its message "
-        "and the traceback above it in the same log shows where. Fix the script"
+        "and the traceback above it in the same log shows where (a traceback cut before its "
+        "message: the full log has it). A CUDA `device-side assert triggered` (a kernel's "
+        "`Assertion … failed`) is the script's data too: most often a label outside "
+        "0..num_classes-1 (`t >= 0 && t < n_classes`) or an index past a tensor's size; check "
+        "the labels against the model's output size and rerun with `CUDA_LAUNCH_BLOCKING=1` for "
+        "the line. Fix the script"
         " and rehearse with `dtrain-tui submit --target local` before the cloud run."
     ),
     "mpi_error": (
@@ -232,6 +238,7 @@ WORDS = {
     "unknown_failure": "it failed without saying why",
     "hang": "it stopped moving while the other ranks wait for it",
     "disk_full": "the disk ran out of space",
+    "job_rejected": "Azure ML refused the job as submitted (it never ran)",
     "image_pull_failed": "Azure ML could not pull the job's Docker image",
     "environment_build_failed": "its environment (conda, pip or Docker image) failed to build",
     "data_access_failed": "an input could not be mounted or downloaded",
@@ -262,6 +269,7 @@ TITLES = {
     "unknown_failure": "Failed, cause unknown",
     "hang": "Hang: one rank stopped, the rest wait",
     "disk_full": "Disk full",
+    "job_rejected": "Job refused at submission",
     "image_pull_failed": "Docker image could not be pulled",
     "environment_build_failed": "Environment build failed",
     "data_access_failed": "Data mount or download failed",

@@ -48,6 +48,7 @@ from tui.logs.evidence import Evidence, Excerpt, Stream, load_path, streams
 from tui.logs.names import rank_logs
 from tui.logs.proof import (
     completion,
+    ends_in_traceback,
     last_topic,
     progressing,
     severe_lines,
@@ -141,6 +142,8 @@ def diagnose(
             )  # fmt: skip
     if best.rank is None and launcher_first is not None:
         best = replace(best, rank=launcher_first)  # the launcher said who failed first
+    if best.rank is None and best.tier != TIMEOUT:  # a timeout's own ranks are the waiting ones
+        best = replace(best, rank=_rank_beside(findings, best))
     labels = {r.rank: r.label for r in rank_logs(excerpts)}
     who = labels.get(best.rank) if best.rank is not None else None
     if who is None and best.cause == "tf_cluster_error" and (m := _TASK.search(best.evidence.text)):
@@ -156,11 +159,24 @@ def diagnose(
     )
 
 
+def _rank_beside(findings: list[Finding], best: Finding) -> int | None:
+    """The rank another line of the same failure in the same log names when the evidence line
+    names none: `RuntimeError: CUDA error: uncorrectable ECC error …`, then `[Rank 1] NCCL
+    watchdog thread terminated with exception:` the same error (the first such rank)."""
+    beside = (
+        f
+        for f in sorted(findings, key=lambda f: f.order)
+        if f.cause == best.cause and f.rank is not None and f.evidence.log == best.evidence.log
+    )
+    return next((f.rank for f in beside), None)
+
+
 def _named_in(stream: Stream) -> str:
     """The cause a failing log's own lines suggest when no line names it as a failure: what the
     dying process was doing (its last frames' subsystem, `last_topic`), else the first line
     naming a cause of its own even as a warning (`UserWarning: [Errno 28] No space left on
-    device` before the crash), else the subsystem of its first severe line (`E …/
+    device` before the crash), else the script's own exception when the log stops inside its
+    traceback, else the subsystem of its first severe line (`E …/
     distributed_runtime/master.cc:269] Master init: Unavailable`); `unknown_failure` if none.
     Only read once the log is known to have failed: in a healthy run such lines are noise."""
     cause = last_topic(stream)
@@ -175,6 +191,8 @@ def _named_in(stream: Stream) -> str:
             return rule.cause
         if read(line.text).severity >= ERROR:
             severe.append(line.text)
+    if ends_in_traceback(stream):
+        return "user_code_error"  # the script raised; the paste stops before its message
     return next((c for c in map(topic, severe) if c != "unknown_failure"), "unknown_failure")
 
 

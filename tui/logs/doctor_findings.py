@@ -30,6 +30,7 @@ from tui.logs.doctor_rules import (
     uncaught,
 )
 from tui.logs.evidence import Evidence, Line, Stream
+from tui.logs.proof import topic
 from tui.logs.severity import NOTICE, peel
 
 
@@ -73,6 +74,8 @@ _NETWORK = re.compile(
 )
 """An exception of a client of a metrics or plotting server (visdom, TensorBoard's uploader,
 an experiment tracker): not fatal when the training's own lines go on after it."""
+_NETWORK_FAULT = re.compile(r"(?i:\bconnection (?:timed out|refused|reset)|\btimed out\b)")
+"""A bare network fault as an exception's message (`RuntimeError: Connection timed out`)."""
 _CHAINED = re.compile(r"During handling of the above|The above exception was the direct")
 _WAITING = re.compile(r"(?i:retrying|still waiting|waiting for)")
 
@@ -127,6 +130,8 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
                     cause, tier = user.cause, user.tier
             if cause is None or tier is None:
                 continue
+            if cause == "user_code_error" and _NETWORK_FAULT.search(text):
+                cause, tier = _raised_in(lines, i) or (cause, tier)
             if top_level:
                 in_traceback = False
             rank = stream.rank
@@ -147,6 +152,18 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
                 Finding("unknown_failure", stream.rank, FAILURE, last.where, None, last.order)
             )
     return found
+
+
+_DISTRIBUTED = ("rendezvous_timeout", "nccl_system_error", "tf_cluster_error", "mpi_error")
+
+
+def _raised_in(lines: list[Line], i: int, frames: int = 4) -> tuple[str, int] | None:
+    """For an exception whose message is a bare network fault: the distributed subsystem whose
+    code raised it, by its last frames' words (`store = TCPStore(master_addr, …)` above
+    `RuntimeError: Connection timed out` is the rendezvous failing, not the script), as an
+    echo of a peer that never answered; None when the frames are the script's own."""
+    cause = topic("\n".join(line.text for line in lines[max(0, i - frames) : i]))
+    return (cause, ECHO) if cause in _DISTRIBUTED else None
 
 
 def _last_text(lines: list[Line]) -> Line | None:

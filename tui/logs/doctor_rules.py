@@ -134,6 +134,14 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"cannot open shared object file",
     ),
     _rule(
+        "user_code_error",
+        ROOT,
+        # a CUDA kernel's assertion on the script's data (a label outside the classes, an index
+        # past a tensor's end), and the error it surfaces as
+        r"device-side assert(?:ion)? triggered",
+        r"\.cu:\d+: \w+: block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion",
+    ),
+    _rule(
         "nccl_timeout",
         TIMEOUT,
         r"Watchdog caught collective operation timeout",
@@ -241,6 +249,9 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"Broken pipe",
         r"SignalException: Process \d+ got signal: 15",
         r"got signal: 15|closing signal SIGTERM",
+        # a library's word that it stopped because another rank failed (Horovod's shutdown):
+        # the peer's own error, not the library, is the cause
+        r"(?i:caused by an? (?:exception|error) on (?:one of the|another) ranks?)",
     ),
     _rule(
         "unknown_failure",

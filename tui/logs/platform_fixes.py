@@ -10,10 +10,20 @@ DATA = "https://learn.microsoft.com/azure/machine-learning/how-to-read-write-dat
 
 AZUREML_FIXES: dict[str, str] = {
     "disk_full": (
-        "A disk filled up (`No space left on device`): write checkpoints and outputs to the job's "
+        "A disk filled up (`No space left on device`, or a checkpoint written short: PyTorch's "
+        "`unexpected pos … vs …`, `file write failed`): write checkpoints and outputs to the job's "
         "output (an `outputs:` entry, mounted to blob storage) instead of the node's disk, keep "
         "fewer checkpoints, clear caches (pip, Hugging Face) the job fills, or pick a VM size "
         "with a larger local disk."
+    ),
+    "job_rejected": (
+        "Azure ML refused the job before any node ran it. A code snapshot over its size limit "
+        "(300 MB): move data and checkpoints out of the code folder into a datastore input, or "
+        "list them in `.amlignore` (the `.gitignore` syntax) in the code folder; a job YAML that "
+        "fails its schema (`az ml job create` names the field): fix that field against the "
+        "job's YAML reference; then submit again "
+        "(https://learn.microsoft.com/azure/machine-learning/how-to-save-write-experiment-files; "
+        "https://learn.microsoft.com/azure/machine-learning/reference-yaml-job-command)."
     ),
     "image_pull_failed": (
         "The node could not pull the job's Docker image: check the image name and tag, and that "

@@ -1,6 +1,7 @@
-"""What the platform under the job says went wrong: Azure ML's own failures (its image pull and
-environment build, data mounts, capacity and quota, preempted or broken nodes, the job's time
-limit, its own service errors), the disk, and a GPU gone bad on the host.
+"""What the platform under the job says went wrong: Azure ML's own failures (a job it refused at
+submission, its image pull and environment build, data mounts, capacity and quota, preempted or
+broken nodes, the job's time limit, its own service errors), the disk, and a GPU gone bad on the
+host.
 
 These come from the platform's logs beside the user's (`azureml-logs/20_image_build_log`,
 `55_azureml-execution`, `70_driver_log`, `system_logs/` and the lifecycler's) and from the
@@ -33,6 +34,11 @@ def _rule(cause: str, *patterns: str, tier: int = ROOT) -> PlatformRule:
 
 PLATFORM_RULES: tuple[PlatformRule, ...] = (
     _rule(
+        "job_rejected",  # refused at submission: nothing ran
+        r"(?i:snapshot size exceeds the limit)|SnapshotException",
+        r"Validation for \w*Schema failed",  # azure-ai-ml's check of the job's YAML
+    ),
+    _rule(
         "image_pull_failed",
         r"FailedPullingImage|Unable to pull docker image|ImagePullBackOff|ErrImagePull",
         r"pull access denied for",
@@ -41,6 +47,8 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
         r"(?i:failed to pull (?:the )?(?:docker )?image)",
         r"Error response from daemon: (?:Get|Head) \"?https?://\S+/v2/",  # the registry's API
         r"(?i:error response from daemon:.*(?:manifest unknown|not found: manifest|unauthorized))",
+        # the job's image or the registry behind it cannot be looked up
+        r"Unable to get image details|Unable to fetch workspace resources: .*ContainerRegistry",
     ),
     _rule(
         "environment_build_failed",
@@ -105,6 +113,8 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
         r"^(?!.*(?:/dev/shm|NCCL|\bshm\b)).*(?:No space left on device|\[Errno 28\]|ENOSPC)",
         r"Disk quota exceeded|(?i:not enough (?:free )?disk space)|(?i:disk (?:is )?full)",
         r"(?i:not enough space on the disk)|\bNodeDiskFull\b|\bDiskFullError\b",  # Windows, Batch
+        # a file written short (PyTorch's checkpoint writer): the disk or its quota filled up
+        r"\bunexpected pos \d+ vs \d+|PytorchStreamWriter failed writing file|file write failed",
     ),
     _rule(
         "azureml_system_error",
@@ -138,7 +148,8 @@ WORDS = (
     "while calling service", "volume", "docker command", "user program", "jobfailed",
     "azuremlcompute", "exited with", "slurmstepd", "node_fail", "retries exhausted",
     "totalretriesattempted", "status from", "space on the disk", "diskfull",
-    "maximum time",
+    "maximum time", "snapshot", "schema failed", "image details", "containerregistry",
+    "unexpected pos", "write failed", "pytorchstreamwriter",
 )  # fmt: skip
 """Lower-cased, a word every line a platform rule matches holds: a line with none (most error
 lines: a process's own) is not run through the rules' case-insensitive patterns, which cost
@@ -150,6 +161,8 @@ HINTS = (
     "nhealthy", "lost", "Xid", "fallen", "xceed", "duration", "TIME LIMIT", "TIMEOUT", "space",
     "ENOSPC", "isk", "non-zero", "slurmstepd", "NODE_FAIL", "is down", "went down",
     "ot responding", "xhausted", "TotalRetries", "tatus from", "DiskFull", "maximum time",
+    "napshot", "Schema failed", "mage details", "ContainerRegistry", "nexpected pos",
+    "rite failed", "StreamWriter",
 )  # fmt: skip
 """Words a platform rule's line holds that the doctor's own hints lack (`rror`, `ailed`,
 `xception`, `imeout` … are there already: `doctor_rules.maybe_error`)."""

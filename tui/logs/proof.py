@@ -44,7 +44,7 @@ COMPLETION = re.compile(
     r"\b(?:[Tt]otal training time|Training time:?) (?:\d+ days?, )?\d+:\d\d|"
     # a training toolkit's verdict (SageMaker's), MLPerf's logged end of a run
     r"(?i:\breporting training success\b)|\bReceived 0 from exiting process\b|"
-    r"\"key\": \"run_stop\".*\"status\": \"success\"|"
+    r"\brun_stop\b.*\"status\": \"success\"|"  # MLPerf's JSON (`"key": "run_stop"`) or `:::MLL`
     r"\b100%\s*\|.*?\|\s*(?P<bar>\d+)/(?P=bar)\b"
 )
 """A line saying the run (or one process of it) ended well. `destroy_process_group() was not
@@ -100,10 +100,17 @@ TOPICS = (
         "cuda_oom",
         re.compile(r"(?i:(?:could not|failed to|cannot|unable to) allocate.*(?:cuda|gpu|device))"),
     ),
+    (
+        "user_code_error",
+        re.compile(
+            r"(?i:\bno such file or directory\b|\bcould not (?:locate|find)\b.*\b(?:file|dir)|"
+            r"\b(?:file|path|directory)\b.{0,80}\bdoes not exist\b)"
+        ),
+    ),
 )
 """What a severe line no rule names is about, by its subsystem's words (for a log that stops on
 it): the store the ranks meet at, NCCL, TensorFlow's cluster servers, MPI, the GPU's
-allocator."""
+allocator; last, a file the script expected and did not find (its path is the script's)."""
 
 TAIL_LINES = 10
 """How many of a log's last lines (with text) count as "where it stops"."""
@@ -202,6 +209,20 @@ def stopped_on(stream: Stream) -> Severe | None:
         if level >= ERROR and (worst is None or level > worst.severity):
             worst = Severe(level, line)
     return worst
+
+
+def ends_in_traceback(stream: Stream) -> bool:
+    """Whether a log stops inside a Python traceback, before its exception's line (a paste or a
+    log cut there): only its frames (`  File "…", line N`, their code) after `Traceback`."""
+    for line in reversed(stream.lines[-4 * TAIL_LINES :]):
+        text = line.text
+        if not text.strip():
+            continue
+        if text.startswith("Traceback (most recent call last)"):
+            return True
+        if not (text[:1].isspace() or text.startswith('File "')):
+            return False
+    return False
 
 
 def topic(text: str) -> str:
