@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Header, Label, Static
+from textual.widgets import Button, Header, Input, Label, Static
 
 from widgets.key_footer import KeyFooter
 from widgets.step_header import StepHeader
@@ -55,6 +55,10 @@ class WizardStep(Screen[None]):
     DEFAULT_CSS = """
     WizardStep #nav-spacer { color: $text-muted; text-align: center; }
     WizardStep.-wide #nav-spacer { visibility: hidden; }
+    /* Notices rise above the nav bar on the form's side: Next, "Why: F1" and the Why panel
+       stay in view. */
+    WizardStep ToastRack { margin-bottom: 2; }
+    WizardStep ToastHolder { align-horizontal: left; }
     """
     STEP: ClassVar[int] = 0
     AUTO_FOCUS = ".field"
@@ -105,9 +109,26 @@ class WizardStep(Screen[None]):
     def on_mount(self) -> None:
         self._sync_shown()
 
+    returning = False
+    """Set on leaving for a later step: shown again (Back, an Edit button), typing goes to the
+    first field, not to the button pressed last. A dialog closing leaves focus where it was."""
+
     def on_screen_resume(self) -> None:
         # Later steps or the command palette may have changed the spec meanwhile.
         self._sync_shown()
+        if self.returning:
+            self.returning = False
+            self.call_after_refresh(self.focus_first_field)
+
+    def focus_first_field(self) -> None:
+        """Focus the first field that takes input; a text field's whole value is selected, so
+        typing replaces it and an arrow key keeps it (the cursor was left at its end)."""
+        field = next((w for w in self.query(".field") if w.focusable), None)
+        if field is None:
+            return
+        field.focus()
+        if isinstance(field, Input):
+            field.select_all()
 
     def _sync_shown(self) -> None:
         """`sync()`, but not for the first screen before the app has made the spec: the why
@@ -174,6 +195,7 @@ class WizardStep(Screen[None]):
 
     def action_next(self) -> None:
         if self.can_advance:
+            self.returning = True  # whatever brings it back comes from a later step
             self.app.next_step(self.STEP)
 
     def action_back(self) -> None:

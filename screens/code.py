@@ -88,6 +88,7 @@ class CodeStep(WizardStep):
             if framework.code_form is not None:
                 yield OptionsForm(framework.code_form, spec, id=f"form-{framework.name}")
         yield Label("Where it runs", classes="question")
+        yield Static(AZURE_ONLY, id="azure-only", classes="hint")
         yield labelled(
             "Environment",
             Select(
@@ -118,6 +119,11 @@ class CodeStep(WizardStep):
     def sync(self) -> None:
         super().sync()
         spec = self.app.spec
+        here = self.app.review_target == "local"  # said as the backend that runs it does it
+        self.query_one("#code").parent.query_one(".field-hint", Static).update(
+            "copied" if here else "uploaded"
+        )
+        self.query_one("#azure-only").display = here
         select = self.query_one("#environment", Select)
         if isinstance(spec.environment, dict):
             self._inline = spec.environment
@@ -168,20 +174,22 @@ class CodeStep(WizardStep):
             self.query_one(EnvEditor).set_env(self.app.spec.env)
             self._offer_nccl(self.app.spec)
 
-    def _check_script(self, spec: JobSpec) -> None:
+    def _check_script(self, spec: JobSpec) -> bool:
         """Whether the script is there (said under it as it is typed, with the likely name),
-        and what it lacks for this plan (advice, read with ast; never blocks Next)."""
+        and what it lacks for this plan (advice, read with ast; never blocks Next). True when
+        it said the script is missing."""
         missing = missing_script_text(spec)
         self.query_one("#script-check", Static).update(
             missing or script_check_text(spec, gpus=self.app.review_target != "local")
         )
+        return missing is not None
 
     def _check_paths(self, spec: JobSpec) -> bool:
         error, warning = code_problems(spec)
         if error:
             self.show_error(error, "code")
-        self.query_one("#code-hint", Static).update(f"⚠ {warning}" if warning else "")
-        self._check_script(spec)
+        said = self._check_script(spec)  # a missing script: said once, under the script
+        self.query_one("#code-hint", Static).update(f"⚠ {warning}" if warning and not said else "")
         return error is None
 
     def apply(self, **changes: Any) -> bool:
@@ -263,9 +271,23 @@ class CodeStep(WizardStep):
             "quoted for the shell, never interpreted.\n\n"
             f"**Environment** `{env}`: the Docker image with your framework, CUDA, NCCL and "
             "(for MPI jobs) Open MPI.\n\n"
-            f"**Code** `{spec.code}` is uploaded to Azure ML as the working directory.\n\n"
+            f"**Code** `{spec.code}` {_code_goes(self.app.review_target)}.\n\n"
             + registry.get(spec.framework).why("code", spec)
         )
+
+
+AZURE_ONLY = (
+    "Environment, compute cluster and shared memory are Azure ML's: a rehearsal on this machine "
+    "runs with this Python and ignores them (kept for submitting there). Experiment and display "
+    "name name the job here too."
+)
+
+
+def _code_goes(target: str) -> str:
+    """Where the code folder goes on `target`, as the backend that runs it does it."""
+    if target == "local":
+        return "is copied into one folder per simulated node, the working directory there"
+    return "is uploaded to Azure ML as the working directory"
 
 
 def missing_script_text(spec: JobSpec) -> Text | None:

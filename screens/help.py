@@ -29,7 +29,28 @@ HELP = """\
 - **InfiniBand**: the fast network between nodes of ND-series VMs (200–400 Gb/s per GPU);
   NCCL needs SR-IOV to use it on Azure.
 - **NCCL**: NVIDIA's library for all-reduce and the other collectives between GPUs.
+- **gloo**: PyTorch's collectives library for the CPU; a rehearsal on a machine without GPUs
+  uses it in place of NCCL.
+- **Rehearsal**: the job run on this machine with the same plan (simulated nodes on 127.0.0.1,
+  the framework's real launchers), to find mistakes before a cluster is paid for.
+- **Straggler**: a rank that still runs but 20 %+ slower than the median; every step waits
+  for it.
+- **Hang**: ranks stopped inside a collective (all-reduce, barrier), each waiting for the
+  others; nothing fails until a timeout, often 10–30 minutes later.
 {glossary}
+## The rank strip (job screen)
+One cell per rank, coloured by whether its log still grows:
+
+- **■ green** (running): its log grew lately.
+- **■ yellow** (quiet): its log is empty or grows slower than usual, or it has no pace of its
+  own yet; a rank that prints little is quiet, never a suspect.
+- **▲ red** (suspect): it kept a pace and stopped while others go on: a straggler or a hang
+  suspect. Every rank red at once: a possible collective hang.
+- **▼ yellow**: a straggler by speed (steps/s 20 %+ under the median).
+- **·** no log yet; **■ grey** ended.
+
+Arrow keys pick a rank, Enter opens its log.
+
 Press `escape` to close.
 """
 
@@ -49,9 +70,16 @@ def keys_of(screen: Screen) -> list[tuple[str, str]]:
         binding = active.binding
         if key in _SKIP or key.startswith(_NEVER_SENT) or binding.system or not active.enabled:
             continue
-        does = binding.description or binding.action.split("(")[0].replace("_", " ")
+        # The footer's word, or the longer one its tooltip gives where the footer is short of room.
+        action = binding.action.split("(")[0].replace("_", " ")
+        does = binding.tooltip or binding.description or action
         out.setdefault(screen.app.get_key_display(binding), does)
-    out |= {"tab / shift+tab": "move between fields", "ctrl+q": "quit", "F1 / ?": "this help"}
+    out |= {
+        "tab / shift+tab": "move between fields",
+        "ctrl+p": "every command, by name (the palette)",
+        "ctrl+q": "quit",
+        "F1 / ?": "this help",
+    }
     return list(out.items())
 
 

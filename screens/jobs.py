@@ -28,7 +28,15 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 from textual.worker import get_current_worker
 
-from screens.jobs_rows import JobRow, age, azure_rows, diagnosis, local_rows, one_line
+from screens.jobs_rows import (
+    JobRow,
+    age,
+    azure_rows,
+    diagnosis,
+    in_app_words,
+    local_rows,
+    one_line,
+)
 from tui.backends.base import JobState
 from tui.core.words import plural
 from widgets.key_footer import KeyFooter
@@ -44,8 +52,10 @@ STATE_VAR = {
     JobState.UNKNOWN: "text-muted",
 }
 """The theme variable that colours each state's word."""
-COLUMNS = ("WHERE", "NAME", "STATUS", "AGE", "NODES × GPUS", "CAUSE / WHAT")
+COLUMNS = ("WHERE", "NAME", "STATUS", "AGE", "NODES × GPUS", "SCRIPT", "CAUSE / WHAT")
 DIAGNOSING = "reading its logs…"
+LAST_COLUMN_MIN = 16
+"""The fewest cells the cause or summary is cut to: below it the table scrolls sideways."""
 
 
 class JobsTable(KeyedDataTable):
@@ -107,7 +117,7 @@ class JobsScreen(Screen[None]):
         self._notes: dict[str, str] = {}
         self._wake = threading.Event()
         self._azure_now = False
-        self._shape_cache: dict[str, tuple[str, str]] = {}
+        self._shape_cache: dict[str, tuple[str, str, str]] = {}
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -165,7 +175,7 @@ class JobsScreen(Screen[None]):
                         if left_out:
                             notes["azure"] = f"Azure ML: {left_out}"
                     except Exception as err:  # not configured, not signed in: one line
-                        notes["azure"] = f"Azure ML: {err}"
+                        notes["azure"] = f"Azure ML: {in_app_words(err)}"
                         azure_jobs = []
             self._wake.clear()
             self.post_message(self.Listed(local_jobs, azure_jobs, notes))
@@ -192,23 +202,28 @@ class JobsScreen(Screen[None]):
 
     # ---- drawing ----------------------------------------------------------------------
 
-    def show_rows(self) -> None:
-        """Redraw the table from `rows` and `filter`, keeping the cursor on its job."""
+    def show_rows(self, redraw: bool = False) -> None:
+        """Redraw the table from `rows` and `filter`, keeping the cursor on its job (`redraw`:
+        every row again, as after a resize)."""
         table = self.query_one(JobsTable)
         shown = [row for row in self.rows.values() if self._matches(row)]
+        cells = self._fitted([self._cells(row) for row in shown])
         keys = [row.key for row in shown]
-        if keys == [key.value for key in table.rows]:  # the same jobs: new cells in place
-            for row in shown:
-                for column, cell in zip(table.columns, self._cells(row), strict=True):
-                    table.update_cell(row.key, column, cell)
+        keep = self.current_key()
+        if not redraw and keys == [key.value for key in table.rows]:  # new cells in place
+            for row, values in zip(shown, cells, strict=True):
+                for column, cell in zip(table.columns, values, strict=True):
+                    table.update_cell(row.key, column, cell, update_width=True)
         else:
-            keep = self.current_key()
             table.clear()
-            for row in shown:
-                table.add_row(*self._cells(row), key=row.key)
+            for row, values in zip(shown, cells, strict=True):
+                table.add_row(*values, key=row.key)
             if keep in keys:
                 table.move_cursor(row=keys.index(keep), animate=False)
         self._show_status(len(shown))
+
+    def on_resize(self) -> None:
+        self.show_rows(redraw=True)  # the last column cut again for the new width
 
     def _cells(self, row: JobRow) -> list[Any]:
         color = self._color(STATE_VAR[row.state])
@@ -218,10 +233,27 @@ class JobsScreen(Screen[None]):
             Text(row.where, style=self._color("text-muted")),
             Text(row.handle.name, style="bold"),
             Text(row.state.value, style=color),
-            age(row.created_at),
-            row.shape or "–",
+            Text(age(row.created_at)),
+            Text(row.shape or "–"),
+            Text(row.script or "–"),
             Text(last, style=self._color("error" if failed else "text-muted")),
         ]
+
+    def _fitted(self, rows: list[list[Text]]) -> list[list[Text]]:
+        """`rows` with the last column (the longest words: a cause, a summary) cut with an
+        ellipsis where the screen ends, rather than at its edge with no sign of more."""
+        table = self.query_one(JobsTable)
+        width = table.scrollable_content_region.width
+        if not width:  # not laid out yet: the next listing fits them
+            return rows
+        pad = 2 * table.cell_padding
+        used = sum(
+            max([len(label), *(cells[i].cell_len for cells in rows)]) + pad
+            for i, label in enumerate(COLUMNS[:-1])
+        )
+        for cells in rows:
+            cells[-1].truncate(max(width - used - pad, LAST_COLUMN_MIN), overflow="ellipsis")
+        return rows
 
     def _last_column(self, row: JobRow) -> str:
         if row.state is not JobState.FAILED:
@@ -246,7 +278,7 @@ class JobsScreen(Screen[None]):
     def _matches(self, row: JobRow) -> bool:
         if not self.filter:
             return True
-        words = (row.where, row.handle.name, row.status, row.shape, row.what)
+        words = (row.where, row.handle.name, row.status, row.shape, row.script, row.what)
         text = " ".join((*words, self.causes.get(row.key, ""))).lower()
         return self.filter.lower() in text
 

@@ -39,6 +39,9 @@ class JobRow:
     """`2 × 2` (nodes × processes per node), or "" when the listing does not say."""
     what: str
     """What the job is: the plan's summary here, display name and experiment on Azure."""
+    script: str = ""
+    """The script it runs (`train.py`), so two jobs of one shape are told apart; "" when the
+    listing does not say (Azure's)."""
 
     @property
     def key(self) -> str:
@@ -46,17 +49,19 @@ class JobRow:
         return f"{self.where}/{self.handle.name}"
 
 
-def local_rows(backend: Any, known: dict[str, tuple[str, str]] | None = None) -> list[JobRow]:
+def local_rows(backend: Any, known: dict[str, tuple[str, str, str]] | None = None) -> list[JobRow]:
     """Every job on this machine, newest first (job records: a few file reads each). `known`
-    keeps each job's shape and summary, which never change, so a record is read once for them."""
+    keeps each job's shape, summary and script, which never change, so a record is read once
+    for them."""
     known = {} if known is None else known
     rows = []
     for handle in backend.jobs():
         status = backend.status(handle)
         if handle.name not in known:
             info = backend.info(handle)
-            known[handle.name] = (_local_shape(info), str(info.get("summary") or ""))
-        shape, what = known[handle.name]
+            spec = (info.get("plan") or {}).get("spec") or {}
+            known[handle.name] = (_local_shape(spec), str(info.get("summary") or ""), _script(spec))
+        shape, what, script = known[handle.name]
         rows.append(
             JobRow(
                 backend,
@@ -67,13 +72,22 @@ def local_rows(backend: Any, known: dict[str, tuple[str, str]] | None = None) ->
                 status.created_at,
                 shape,
                 what,
+                script,
             )
         )
     return rows
 
 
-def _local_shape(info: dict[str, Any]) -> str:
-    spec = (info.get("plan") or {}).get("spec") or {}
+def _script(spec: dict[str, Any]) -> str:
+    """The script a job's spec runs: its `script`, or the first `.py` its own command names."""
+    command = spec.get("command")
+    if isinstance(command, str) and command.strip():
+        words = command.split()
+        return next((w for w in words if w.endswith(".py")), words[0])
+    return str(spec.get("script") or "")
+
+
+def _local_shape(spec: dict[str, Any]) -> str:
     nodes, per = spec.get("nodes"), spec.get("gpus_per_node")
     if not isinstance(nodes, int) or not isinstance(per, int):
         return ""
@@ -101,6 +115,20 @@ def azure_rows(backend: Any) -> tuple[list[JobRow], str]:
     ]
     note = recent.note() if hasattr(recent, "note") else ""
     return rows, note
+
+
+def in_app_words(err: Exception) -> str:
+    """An Azure ML backend's error as the app says it: where the CLI's flags are the way out,
+    the app's own (the Submit step's workspace choice)."""
+    from tui.backends.azureml.workspace import NO_WORKSPACE
+
+    if str(err) == NO_WORKSPACE:
+        return (
+            "no workspace chosen yet: choose one on the Submit step (Azure ML), which remembers "
+            "it, or put the workspace's config.json (Azure portal → the workspace → Download "
+            "config.json) in this folder"
+        )
+    return str(err)
 
 
 def age(created: datetime | None, now: datetime | None = None) -> str:

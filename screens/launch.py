@@ -172,7 +172,9 @@ def single_why(spec: JobSpec) -> str:
     modes = [m for m in ("per_process", "per_node") if not launch_mode_problem(spec.framework, m)]
     p = plan(spec.with_changes(launch=modes[0]))
     shown = ", ".join(f"{k}: {v}" for k, v in p.distribution.as_yaml().items())
-    names = [v.name for v in p.ranks[0].env if v.origin in (Origin.AZUREML, Origin.OPENMPI)]
+    names = [
+        v.name for v in p.ranks[0].env if v.origin.kind == "platform" or v.origin is Origin.OPENMPI
+    ]
     return (
         f"**Not distributed** ({now}): Azure ML starts one process on {where} and sets no "
         "rank variables; your command runs as written.\n\n"

@@ -9,7 +9,7 @@ from typing import ClassVar
 from rich.console import Group
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -23,6 +23,7 @@ from tui.planning.export import to_yaml
 from tui.planning.plan import LaunchPlan, Origin
 from tui.planning.sdk import to_python
 from widgets.env_table import EnvTable, origin_colors
+from widgets.key_footer import KeyFooter
 from widgets.topology import Topology
 from widgets.why import code_style, explained
 
@@ -37,6 +38,8 @@ TABS = {
     "tab-sdk": ("Python SDK", 3, "azure-ai-ml code that builds the same job."),
 }
 STEP_TITLES = ("Framework", "Launch", "Resources", "Code & env")
+NARROW_BELOW = 96
+"""The width under which the review's footer is made to fit (the app's `-wide` breakpoint)."""
 _TAB = Binding.Group("Tab", compact=True)
 
 
@@ -67,10 +70,10 @@ class ReviewStep(WizardStep):
     SCROLL_FORM = False
     BINDINGS: ClassVar = [
         *WizardStep.BINDINGS,
-        Binding("p", "save_preset", "Save preset"),
+        Binding("p", "save_preset", "Preset", tooltip="Save preset: these answers, by a name"),
         Binding("x", "export", "Export"),
         Binding("y", "copy", "Copy"),
-        Binding("t", "toggle_target", "Azure/local"),
+        Binding("t", "toggle_target", "Target", tooltip="Target: the plan for Azure ML or here"),
         Binding("left_square_bracket", "step_tab(-1)", "Previous tab", group=_TAB),
         Binding("right_square_bracket", "step_tab(1)", "Next tab", group=_TAB),
     ]
@@ -302,6 +305,14 @@ class ReviewStep(WizardStep):
             return
         super().on_button_pressed(event)
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below 96 columns the footer goes compact and leaves out the palette's key (ctrl+p
+        still opens it; F1 lists it), so every key of the review shows at 80 columns."""
+        footer = self.query_one(KeyFooter)
+        narrow = event.size.width < NARROW_BELOW
+        footer.compact = narrow
+        footer.show_command_palette = not narrow
+
     def action_step_tab(self, step: int) -> None:
         """`[` / `]`: the previous or next tab (the hidden ones, which this framework lacks,
         skipped)."""
@@ -335,7 +346,11 @@ class ReviewStep(WizardStep):
         self.app.copy_to_clipboard(text)
         title = TABS.get(active, ("command",))[0]
         words = _framework_words(registry.get(p.spec.framework))
-        self.notify(f"Copied {title.format(**words)} to the clipboard")
+        # Textual writes OSC 52, which the terminal may ignore; nothing says whether it did.
+        self.notify(
+            f"{title.format(**words)} sent to the terminal's clipboard (OSC 52); "
+            "if paste brings nothing, this terminal ignores it: select and copy instead"
+        )
 
     def action_next(self) -> None:
         self.app.action_submit()

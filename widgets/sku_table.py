@@ -48,7 +48,10 @@ class SkuTable(DataTable):
             self.move_cursor(row=self.get_row_index(key), scroll=True)
 
     def _fill(self) -> None:
+        """The sizes, "(other size)" first: a job with no size (this machine, or a size not
+        listed) opens with the table at its top, the H100 and A100 sizes in view."""
         self.clear()
+        self.add_row(Text(UNLISTED, style="italic"), "", "", "", key=UNLISTED)
         for sku in skus():
             if self.ib_only and not sku.nccl_can_use_infiniband:
                 continue
@@ -62,7 +65,6 @@ class SkuTable(DataTable):
                 Text(ib, style=style),
                 key=sku.name,
             )
-        self.add_row(Text(UNLISTED, style="italic"), "", "", "", key=UNLISTED)
         self.select(self._selected)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -33,8 +33,9 @@ def _node_box(plan: LaunchPlan, node: int, primary: Style | str) -> Panel:
             body.append(f"{plan.launcher} → {counted(info.workers, 'worker')}\n", style="bold")
         else:
             body.append(f"{counted(info.processes, 'process')}\n", style="bold")
+        slot = "GPU" if plan.target.kind == "azureml" else "proc"  # here: a GPU only if one is free
         for r in ranks[:MAX_SLOTS]:
-            body.append(f"GPU{r.local_rank}:r{r.rank} ")
+            body.append(f"{slot}{r.local_rank}:r{r.rank} ")
         if len(ranks) > MAX_SLOTS:
             body.append(f"… r{ranks[-1].rank}")
     title = f"node {node}" + (" · master" if node == 0 and not plan.tasks else "")  # tasks: none

@@ -73,13 +73,13 @@ async def test_the_jobs_list_shows_each_job_and_the_doctors_cause_then_opens_and
     backend.wait(failed, timeout=60)
     backend.wait(done, timeout=60)
     app = make_app(backends={"local": lambda: backend})
-    async with app.run_test(size=(120, 30)) as pilot:
+    async with app.run_test(size=(160, 30)) as pilot:  # the cause whole; narrower it ends in …
         footer_keys = [b.binding.key for b in app.screen.active_bindings.values() if b.binding.show]
         assert "o" in footer_keys
         screen = await open_jobs(pilot)
         cause = "rank 1: a module could not be imported"
         await until(
-            pilot, lambda: cells(screen).get(failed.name, [""] * 6)[5] == cause, "the cause"
+            pilot, lambda: cells(screen).get(failed.name, [""] * 7)[-1] == cause, "the cause"
         )
         rows = cells(screen)
         assert rows[failed.name][:3] == ["here", failed.name, "Failed"]

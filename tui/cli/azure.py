@@ -13,6 +13,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tui.command_name import hint as hint_for
+
 if TYPE_CHECKING:
     from tui.backends.azureml import AzureMLBackend
     from tui.backends.base import JobHandle
@@ -46,14 +48,14 @@ def submit(args: argparse.Namespace, p: LaunchPlan, write_log: WriteLog) -> int:
     print(f"studio: {job.location}", flush=True)
     for warning in p.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    hint = f"{job.name} --target azure"
+    shown = f"{job.name} --target azure"
     if not args.wait:
-        print(f"logs: dtrain-tui logs {hint} · stop: dtrain-tui cancel {hint}")
+        print(f"logs: {hint_for('logs', shown)} · stop: {hint_for('cancel', shown)}")
         return 0
     try:
         return _follow_rank_0(azure, job, write_log)
     except KeyboardInterrupt:
-        print(f"\nstopped following; the job runs on: dtrain-tui cancel {hint}", file=sys.stderr)
+        print(f"\nstopped following; the job runs on: {hint_for('cancel', shown)}", file=sys.stderr)
         return 130
 
 

@@ -35,6 +35,7 @@ from tui.cli.serve import cmd_serve
 from tui.cli.stacks import add_parser as add_stacks_parser
 from tui.cli.stacks import cmd_stacks
 from tui.cli.start import guarded_run, need_terminal, wizard
+from tui.command_name import hint
 from tui.core.words import counted
 
 
@@ -350,7 +351,7 @@ def cmd_presets(args: argparse.Namespace) -> int:
     if args.action == "show":
         if not args.name:
             raise CliError(
-                "presets show: name the preset, e.g. `dtrain-tui presets show pytorch-ddp`"
+                f"presets show: name the preset, e.g. `{hint('presets', 'show', 'pytorch-ddp')}`"
             )
         try:
             preset = get_preset(args.name)

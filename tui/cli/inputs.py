@@ -205,7 +205,10 @@ def load_spec(args: argparse.Namespace) -> JobSpec:
         raise CliError(str(err)) from None
     except ValidationError as err:
         raise CliError(f"{args.job or args.spec}: {friendly(err)}") from None
-    return apply_sets(spec, args.sets)
+    spec = apply_sets(spec, args.sets)
+    if getattr(args, "target", None) == "local":  # as the wizard's "This machine": no VM size,
+        spec = spec.with_changes(sku=None)  # so no price, no idle GPUs, no InfiniBand here
+    return spec
 
 
 def read_mapping(path: Path) -> object:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.cli.inputs import CliError, load_spec
+from tui.command_name import hint
 
 
 def cmd_submit(args: argparse.Namespace) -> int:
@@ -46,7 +47,7 @@ def cmd_submit(args: argparse.Namespace) -> int:
     for w in p.warnings:
         print(f"warning: {w}", file=sys.stderr)
     if not args.wait:
-        print(f"status: dtrain-tui jobs · stop: dtrain-tui cancel {job.name}")
+        print(f"status: {hint('jobs')} · stop: {hint('cancel', job.name)}")
         return 0
     return _follow(backend, job, Path(job.location, p.ranks[0].log_file))
 
@@ -137,7 +138,7 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     for problem in backend.damaged.values():  # once each; the job's row says Unknown
         print(f"warning: {problem}", file=sys.stderr)
     if not jobs:
-        print(f"no local jobs in {backend.root}; `dtrain-tui submit --preset NAME` starts one")
+        print(f"no local jobs in {backend.root}; `{hint('submit', '--preset', 'NAME')}` starts one")
         return 0
     rows = [("NAME", "STATUS", "CREATED", "TOOK", "WHAT")]
     for job in jobs:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import signal
 from collections.abc import Callable, Sequence
@@ -180,7 +181,9 @@ class WizardServer(Server):
         # reads `public_url` without awaiting first, so no other request sees this one's.
         self.public_url = f"{request.scheme}://{request.host}"
         page = await super().handle_index(request)
-        page.text = page.text.replace("<head>", "<head>\n" + SAY_WHY_CLOSED, 1)
+        # textual-serve's page has no <title>: the browser's tab would show the bare address.
+        title = f"<title>{html.escape(self.title)}</title>\n"
+        page.text = page.text.replace("<head>", "<head>\n" + title + SAY_WHY_CLOSED, 1)
         return page
 
     def serve(self, debug: bool = False) -> None:

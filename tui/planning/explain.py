@@ -156,7 +156,11 @@ def explain(
         f"WORLD_SIZE = {n} node{'s' if n != 1 else ''} × {workers} process"
         f"{'es' if workers != 1 else ''} per node = {world}."
     ]
-    who = "Open MPI (mpirun, started by Azure ML)" if mpi else "Azure ML"
+    if mpi:
+        by = "Azure ML" if target.kind == "azureml" else "dtrain-tui as Azure ML would"
+        who = f"Open MPI (mpirun, started by {by})"
+    else:
+        who = starter(target)
     if spec.launch == "per_process":
         out.append(
             f"Per-process launch: {who} starts {pcpi} process{'es' if pcpi != 1 else ''} on "
@@ -213,7 +217,12 @@ def explain(
     return out
 
 
-def explain_single(spec: JobSpec, kept: dict | None) -> list[str]:
+def starter(target: Target) -> str:
+    """Who starts a job's processes on `target`: Azure ML, or here dtrain-tui standing in for it."""
+    return "Azure ML" if target.kind == "azureml" else "dtrain-tui (as Azure ML would)"
+
+
+def explain_single(spec: JobSpec, kept: dict | None, target: Target) -> list[str]:
     """What a job without a distribution the wizard models runs."""
     n = spec.nodes
     nodes = f"each of the {n} nodes" if n > 1 else "its node"
@@ -224,7 +233,7 @@ def explain_single(spec: JobSpec, kept: dict | None) -> list[str]:
             f"process on {nodes} and no rank variables.",
         ]
     return [
-        f"Not distributed: Azure ML starts one process on {nodes} and sets no rank "
+        f"Not distributed: {starter(target)} starts one process on {nodes} and sets no rank "
         "variables (the job has no distribution:)"
         + (", so every node runs the same command on its own." if n > 1 else ".")
         + " Choose a launch mode in the wizard (Launch step) to make it distributed.",

@@ -10,6 +10,8 @@ ranks of a process group plans itself.
 
 from __future__ import annotations
 
+import dataclasses
+
 from tui.core.catalog import default_environment, find_sku
 from tui.core.plan_types import (
     AZUREML,
@@ -60,10 +62,48 @@ __all__ = [
 # The plan
 
 
+REHEARSAL = Origin("dtrain-tui (as Azure ML would)", "platform")
+"""Who sets the platform's variables in a rehearsal on this machine: dtrain-tui's local backend,
+standing in for Azure ML (the plan says so rather than name a service that is not there)."""
+
+
 def plan(spec: JobSpec, target: Target = AZUREML) -> LaunchPlan:
     """Every node, rank, command and env var of `spec` when it runs on `target`, with what
     dtrain-tui adds inside each process (its stack dumper) shown like the rest."""
-    return with_stacks(_plan(spec, target))
+    made = _plan(spec, target)
+    return with_stacks(_rehearsed(made) if target.kind == "local" else made)
+
+
+def _rehearsed(p: LaunchPlan) -> LaunchPlan:
+    """`p` with Azure ML's variables set by `REHEARSAL`, the one who sets them on this machine
+    (frameworks that plan themselves set them too, so every node and rank is read once here)."""
+    inner = p.ranks
+
+    def rank(index: int) -> RankPlan:
+        made = inner[index]
+        return dataclasses.replace(made, env=_as_rehearsal(made.env))
+
+    nodes = tuple(dataclasses.replace(n, env=_as_rehearsal(n.env)) for n in p.nodes)
+    return dataclasses.replace(p, nodes=nodes, ranks=Ranks(len(inner), rank))
+
+
+_REPLACED = f"replaces {Origin.AZUREML.value}'s "  # as EnvBuilder writes a replaced value's note
+
+
+def _as_rehearsal(env: tuple[EnvVar, ...]) -> tuple[EnvVar, ...]:
+    """`env` with Azure ML's variables (and notes naming it) set by `REHEARSAL`."""
+    return tuple(
+        dataclasses.replace(
+            v,
+            origin=REHEARSAL if v.origin is Origin.AZUREML else v.origin,
+            note=(
+                f"replaces {v.note.removeprefix(_REPLACED)}, set as Azure ML would"
+                if v.note.startswith(_REPLACED)
+                else v.note
+            ),
+        )
+        for v in env
+    )
 
 
 def _plan(spec: JobSpec, target: Target) -> LaunchPlan:
@@ -167,7 +207,8 @@ MODELED_DISTRIBUTIONS = tuple(registry.distributions())
 
 
 def _plan_single(spec: JobSpec, target: Target) -> LaunchPlan:
-    """No distribution: Azure ML runs the command once on each node and sets no rank variables.
+    """No distribution: Azure ML (or, here, dtrain-tui) runs the command once on each node and
+    sets no rank variables.
 
     A distribution type the wizard does not model (ray, …) is planned the same way and written
     back as it was: dtrain-tui does not claim to know what its processes see.
@@ -200,6 +241,6 @@ def _plan_single(spec: JobSpec, target: Target) -> LaunchPlan:
         nodes=nodes,
         ranks=Ranks(n, lambda r: RankPlan(r, r, 0, env, f"user_logs/std_log_process_{r}.txt")),
         warnings=tuple(plan_warnings(spec, sku, target, n)),
-        explanations=tuple(explain_single(spec, distribution.as_written)),
+        explanations=tuple(explain_single(spec, distribution.as_written, target)),
         env_vars=dict(spec.env),
     )
