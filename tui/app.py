@@ -6,11 +6,10 @@ frozen and replaced, never mutated. Backends are injected so tests pass real loc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import var
@@ -18,6 +17,7 @@ from textual.screen import Screen
 
 from screens.base import WizardStep
 from screens.framework import FrameworkStep
+from tui.app_jobs import JobsOfTheApp
 from tui.core.framework_list import DEFAULT as DEFAULT_FRAMEWORK
 from tui.gc_pause import GcPausedUntilReady
 from tui.installed_backends import default_backends
@@ -52,10 +52,11 @@ def _is_step(screen: Screen, index: int | None = None) -> bool:
     return isinstance(screen, WizardStep) and (index is None or index == screen.STEP)
 
 
-class DtrainApp(GcPausedUntilReady, OrderedKeys):
-    """dtrain-tui: the wizard from framework to review, then submit. Keys are handled in the
-    order they were typed (`OrderedKeys`), however fast they come; no garbage is collected
-    before the first frame (`GcPausedUntilReady`)."""
+class DtrainApp(JobsOfTheApp, GcPausedUntilReady, OrderedKeys):
+    """dtrain-tui: the wizard from framework to review, then submit (the jobs it starts, and
+    quitting while they run: `JobsOfTheApp`). Keys are handled in the order they were typed
+    (`OrderedKeys`), however fast they come; no garbage is collected before the first frame
+    (`GcPausedUntilReady`)."""
 
     TITLE = "dtrain-tui"
     SUB_TITLE = "distributed training on Azure ML"
@@ -240,88 +241,6 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
 
         export(self, self.current_plan("azureml"), fmt, path)
 
-    def action_submit(self) -> None:
-        from screens.submit import SubmitScreen
-        from tui.planning.preflight import check_local
-
-        p = self.current_plan("local")
-        local_note = (
-            f"Starts {p.world_size} process{'es' if p.world_size != 1 else ''} on this machine: "
-            f"{len(p.nodes)} simulated node{'s' if len(p.nodes) != 1 else ''} × "
-            f"{p.workers_per_node}, with the real launchers, loopback addresses and free ports. "
-            "Logs are named as on Azure ML."
-        )
-        azure_ready = "azureml" in self.backends
-        azure_note = (
-            "Submits the plan the review shows with azure-ai-ml; the Studio link and rank 0's "
-            "log follow."
-            if azure_ready
-            else f"The Azure ML backend is not installed: {_azure_install()}."
-        )
-
-        def chosen(kind: str | None) -> None:
-            if kind:
-                self.submit(kind)
-
-        check = self.azure_preflight if azure_ready else None
-        create = self.offer_create_compute if azure_ready else None
-        self.push_screen(
-            SubmitScreen(
-                local_note,
-                azure_note,
-                azure_ready,
-                check,
-                create,
-                default=self.review_target,
-                local_findings=check_local(p),
-                azure=self.backends.get("azureml"),
-            ),
-            chosen,
-        )
-
-    def offer_create_compute(self, name: str, done: Callable[[bool | None], None]) -> None:
-        """Show what creating cluster `name` for the current plan means, and create it if asked."""
-        from screens.create_compute import CreateComputeScreen
-
-        backend = self.backends["azureml"]()
-        self.push_screen(CreateComputeScreen(backend, self.current_plan("azureml"), name), done)
-
-    def azure_preflight(self) -> Iterator[str]:
-        """The Azure ML backend's checks for the current plan (blocks: run it in a worker)."""
-        backend = self.backends["azureml"]()
-        preflight = getattr(backend, "preflight", None)
-        if preflight is not None:
-            yield from preflight(self.current_plan("azureml"))
-
-    def action_jobs(self) -> None:
-        """The jobs list: every job here and on Azure ML (back to it where it is open)."""
-        from screens.jobs import JobsScreen
-
-        for screen in self.screen_stack:
-            if isinstance(screen, JobsScreen):
-                screen.pop_until_active()
-                return
-        self.push_screen(JobsScreen())
-
-    def action_attach(self) -> None:
-        """Pick a recent Azure ML job and open it on the job screen."""
-        factory = self.backends.get("azureml")
-        if factory is None:
-            self.notify(
-                f"Attaching needs the Azure ML backend: {_azure_install()}",
-                severity="warning",
-            )
-            return
-        from screens.attach import AttachScreen
-
-        backend = factory()
-
-        def chosen(handle: JobHandle | None) -> None:
-            if handle is not None:
-                self.show_job(backend, handle)
-
-        self.push_screen(AttachScreen(backend), chosen)
-
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if "azureml" in self.backends:
@@ -330,106 +249,6 @@ class DtrainApp(GcPausedUntilReady, OrderedKeys):
                 "Follow a recent Azure ML job of the workspace: status and every rank's log",
                 self.action_attach,
             )
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="submit")
-    def submit(self, kind: str) -> None:
-        factory = self.backends.get(kind)
-        if factory is None:
-            self.call_from_thread(self.notify, f"No {kind} backend", severity="error")
-            return
-        try:
-            backend = factory()
-            planned = self.current_plan(kind)
-            handle = backend.submit(planned)
-        except Exception as err:  # shown, never a traceback
-            self.call_from_thread(
-                self.notify, f"Submit failed: {err}", severity="error", timeout=10
-            )
-            return
-        self.submitted.append((backend, handle))
-        self.call_from_thread(self.notify, f"Submitted {handle.name} ({kind})", timeout=10)
-        price = None
-        if kind == "azureml":  # its nodes' price: the job screen shows what the job costs
-            from tui.core.prices import plan_price
-
-            price = plan_price(planned)
-        self.call_from_thread(self.show_job, backend, handle, None, price)
-
-    # ---- quitting ----------------------------------------------------------------------------
-
-    async def action_quit(self) -> None:
-        """Quit; with a job of ours still running, ask first: keep it running, cancel it, stay."""
-        running = self._running_jobs()
-        if not running:
-            self.exit()
-            return
-        from screens.dialogs import QuitScreen
-
-        names = [handle.name for _, handle in running]
-        self.push_screen(QuitScreen(names, _reattach(running[0])), self._quit_answered)
-
-    def _running_jobs(self) -> list[tuple[Any, JobHandle]]:
-        """Jobs this app submitted that have not ended (a local status is a file read; a remote
-        one is what its job screen saw last, so quitting never waits on the network)."""
-        from screens.job import JobScreen
-
-        seen = {s.handle.name: s.status for s in self.screen_stack if isinstance(s, JobScreen)}
-        running = []
-        for backend, handle in self.submitted:
-            if getattr(backend, "name", "") == "local":
-                status = backend.status(handle)
-            else:
-                status = seen.get(handle.name)
-            if status is None or not status.is_terminal:
-                running.append((backend, handle))
-        return running
-
-    def _quit_answered(self, answer: str | None) -> None:
-        running = self._running_jobs()
-        if answer == "keep":
-            for backend, handle in running:
-                keep = getattr(backend, "keep", None)
-                if keep is not None:
-                    keep(handle)
-            lines = [f"{h.name} keeps running; {_reattach((b, h))} opens it" for b, h in running]
-            self.exit(message="\n".join(lines) or None)
-        elif answer == "cancel":
-            self.notify("Canceling " + ", ".join(h.name for _, h in running) + "…")
-            self._cancel_and_quit(running)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="quit")
-    def _cancel_and_quit(self, running: list[tuple[Any, JobHandle]]) -> None:
-        lines = []
-        for backend, handle in running:
-            try:
-                backend.cancel(handle)
-                lines.append(f"{handle.name}: canceled")
-            except Exception as err:  # said once, after the app has gone
-                lines.append(f"{handle.name}: cancel failed: {err}")
-        self.call_from_thread(self.exit, None, 0, "\n".join(lines))
-
-    def show_job(
-        self, backend: Any, handle: JobHandle, log: str | None = None, price: Any = None
-    ) -> None:
-        """Open the job screen: its status and its log (`log`, else rank 0's), live; with
-        `price` (a `PlanPrice`), what the job costs so far and to finish."""
-        from screens.job import JobScreen
-
-        self.push_screen(JobScreen(backend, handle, log=log, price=price))
-
-
-def _azure_install() -> str:
-    """The command that installs the Azure ML backend here (`preflight.extra_install`)."""
-    from tui.planning.preflight import extra_install
-
-    return extra_install("azure")
-
-
-def _reattach(job: tuple[Any, JobHandle]) -> str:
-    """The command that opens `job` again after the app has quit."""
-    backend, handle = job
-    where = "" if getattr(backend, "name", "") == "local" else " --target azure"
-    return f"`dtrain-tui logs {handle.name}{where}`"
 
 
 def run(spec: JobSpec | None = None, review: bool = False, export_path: Path | None = None) -> int:
