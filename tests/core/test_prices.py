@@ -6,6 +6,7 @@ its documented shape: tests/core/fake_prices_api.py).
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
@@ -64,9 +65,21 @@ def test_preview_price_is_nodes_times_the_size_with_the_snapshot_date():
     assert priced is not None and priced.nodes == 2
     assert priced.dedicated == pytest.approx(2 * 27.197)
     assert priced.line() == (
-        "$54.39/h dedicated, low-priority price unknown (2 × Standard_ND96asr_v4 at $27.20/h; "
+        "$54.39/h dedicated, low-priority price unknown (2 × Standard_ND96asr_v4 at $27.197/h; "
         "Azure retail prices, eastus, 2026-11-09 snapshot)"
     )
+
+
+def test_the_total_shown_is_the_nodes_times_the_unit_shown():
+    """2 × $27.20 is not $54.39: the unit is shown as the list gives it (issue 40 item 22)."""
+    sizes = json.loads(SNAPSHOT.read_text())["prices"]["eastus"]
+    for size in sorted(sizes):
+        vm = prices.vm_price(size)
+        if vm is None or vm.dedicated is None:
+            continue
+        line = prices.PlanPrice(size, 2, vm).line()
+        total, unit = re.search(r"^\$([\d,.]+)/h dedicated.* at \$([\d,.]+)/h", line).groups()
+        assert f"{2 * float(unit):.2f}" == total, line
 
 
 def test_a_size_without_a_figure_says_price_unknown_and_this_machine_has_no_price():
@@ -253,7 +266,7 @@ def test_preview_with_the_api_unreachable_shows_the_snapshot_price_marked_as_suc
     out, err = capsys.readouterr()
     assert (
         "Price: $54.39/h dedicated, low-priority price unknown (2 × Standard_ND96asr_v4 at "
-        "$27.20/h; Azure retail prices, eastus, 2026-11-09 snapshot)\n" in out
+        "$27.197/h; Azure retail prices, eastus, 2026-11-09 snapshot)\n" in out
     )
     (said,) = err.splitlines()
     assert said.startswith("prices: the retail prices API could not be reached")

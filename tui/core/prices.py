@@ -97,7 +97,9 @@ class PlanPrice:
             if self.low_priority is None
             else f"{money(self.low_priority)}/h low-priority",
         ]
-        each = "" if self.vm.dedicated is None else f" at {money(self.vm.dedicated)}/h"
+        # the unit price as the price list gives it (`$27.197`), so that nodes × it is the
+        # total shown: to the cent, 2 × $27.20 would not be $54.39
+        each = "" if self.vm.dedicated is None else f" at {_listed(self.vm.dedicated)}/h"
         return f"{', '.join(parts)} ({self.nodes} × {self.size}{each}; {self.vm.label})"
 
     def cost_words(self, elapsed: float | None, to_go: float | None, ended: bool) -> str | None:
@@ -131,6 +133,13 @@ def money(amount: float | None) -> str:
 
 TINY = 1e-6
 """Below this a price is written `under $0.000001`: more zeros tell nobody anything."""
+
+
+def _listed(amount: float) -> str:
+    """A unit price to the digits the price list has (up to a tenth of a cent): `$27.197`."""
+    shown = money(amount)
+    precise = f"${amount:,.3f}"
+    return shown if amount < 0.01 or precise.endswith("0") else precise
 
 
 def _times(n: int, each: float | None) -> float | None:

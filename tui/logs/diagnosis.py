@@ -104,7 +104,11 @@ class Diagnosis:
         text += f"\nFix: {self.fix}"
         if self.others:
             echoes = Counter(f.cause for f in self.others)
-            listed = ", ".join(f"{n} × {c}" for c, n in echoes.most_common())
+            # in words, as the title of each cause (a newcomer reads "Collective timed out",
+            # not `nccl_timeout`; --json keeps the ids)
+            listed = ", ".join(
+                f"{n} × {TITLES.get(c, c.replace('_', ' '))}" for c, n in echoes.most_common()
+            )
             text += f"\nAlso seen (most are consequences): {listed}."
         return text
 
