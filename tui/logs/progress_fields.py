@@ -61,8 +61,24 @@ _VALUE_FIRST = re.compile(
 )
 """A cell whose value comes before its name (`11.8750 loss`, `0.0001 LR`), the first cell of a
 line perhaps led by a bare count (`    1 93.44 s run`)."""
-_AT_EPOCHS = re.compile(r"\bat (?P<n>\d+) epochs?\b", re.IGNORECASE)
-"""`Saving checkpoint at 2 epochs`: the epoch a message is at, its unit after it."""
+_UNITS = r"(?P<unit>epoch|step|iter(?:ation)?|update|batch)(?:es|s)?"
+_AT_COUNT = re.compile(r"\bat (?P<n>\d+) (?P<unit>epoch|iter(?:ation)?|update)s?\b", re.IGNORECASE)
+"""`Saving checkpoint at 2 epochs`, `… at 1500 iterations`: the counter a message is at, its
+unit after it (not `at 56 steps`: a trajectory's or an episode's length is counted in steps)."""
+_DONE_COUNT = re.compile(rf"^(?P<n>\d+) {_UNITS} (?:completed|done|finished)\b", re.IGNORECASE)
+"""`32 epochs completed in 0.054 hours.`: a count of units a message says are done."""
+_UNIT_CELL = re.compile(
+    r"(?:^|\|)\s*(?P<i>\d+)\s+(?P<unit>updates|steps|iter(?:ation)?s|batches)\s*(?=\||$)",
+    re.IGNORECASE,
+)
+"""`| epoch 009 | 0045063 updates | …`: a cell of a count and its unit (a global count; the first
+such cell, so `0000000 epoch updates` after it is not taken)."""
+_EVENTS = frozenset(
+    {"start", "starting", "started", "begin", "beginning", "end", "ending", "ended", "finish",
+     "finished", "finishing", "complete", "completed", "done"}
+)  # fmt: skip
+"""Words of a sentence that lead the counter it announces (`Start epoch 0`, `Ending
+global_step: 99`): not the counter's qualifiers, as `start` is in `start_epoch` (a setting)."""
 _BORDERED = re.compile(rf"^\|\s*(?P<key>[A-Za-z][\w ./-]{{0,40}}?)\s*\|\s*(?P<value>{NUM})\s*\|$")
 """`|   Epoch |   33 |`: one key and its value between borders (a logger's key–value table)."""
 BAR = re.compile(
@@ -70,6 +86,13 @@ BAR = re.compile(
     r"(?:\[(?P<elapsed>[\d:]+)<(?P<left>[\d:]+|\?),\s*(?P<rate>[\d.]+|\?)\s*(?P<unit>[\w/]+)"
     r"(?:,\s*(?P<postfix>.*?))?\]|(?P<clock>[\d:]+))\s*$"
 )
+GLUED_BAR = re.compile(
+    r"(?P<pct>\d{1,3})%\s*(?:\\?\|[^|]*\\?\|)?\s*(?P<n>\d+(?:\.\d+)?)/(?P<total>\d+(?:\.\d+)?)\s*"
+    r"\[(?P<elapsed>[\d:]+)<(?P<left>[\d:]+|\?),\s*(?P<rate>[\d.]+|\?)\s*(?P<unit>[\w/]+)"
+    r"(?:,\s*(?P<postfix>[^\]]*))?\](?=[^\s\]])"
+)
+"""A bar another logger's line was glued to, with no line break between them (`… 1.65s/it]/home/…
+/pin_memory.py:57: DeprecationWarning: …`): the bar up to its closing bracket."""
 WORD = re.compile(r"[A-Za-z]+")
 _DICT_MAX = 8_000
 _DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
@@ -133,8 +156,13 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         within = m["unit"].lower().startswith("batch")
         spans = (_at(m, "i", offset), _at(m, "n", offset))
         found.count(9 if within else 2, int(m["i"]), int(m["n"]), within, spans)
-    if found.epoch is None and "at " in text and (m := _AT_EPOCHS.search(text)) is not None:
-        found.set_epoch(float(m["n"]), None, (_at(m, "n", offset), None))
+    elif "|" in text and (m := _UNIT_CELL.search(text)):
+        within = m["unit"].lower().startswith("batch")
+        found.count(9 if within else 2, int(m["i"]), None, spans=(_at(m, "i", offset), None))
+    if ("at " in text and (m := _AT_COUNT.search(text))) or (
+        text[:1].isdigit() and (m := _DONE_COUNT.match(text))
+    ):
+        _unit_count(m, found, offset)
     if text.lstrip()[:1].isdigit() and text.count(",") >= 2 and _values_first(text, found, offset):
         return
     if text[:1] == "|" and (m := _BORDERED.match(text)) is not None:
@@ -161,6 +189,16 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
             continue  # `acc: 51089/65281`: a count, not a metric
         value_n = number(value)
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
+
+
+def _unit_count(m: re.Match, found: Found, offset: int) -> None:
+    """A count a sentence names by its unit: the epoch, or a step (a batch counts within it)."""
+    unit, span = m["unit"].lower(), _at(m, "n", offset)
+    if unit == "epoch":
+        if found.epoch is None:
+            found.set_epoch(float(m["n"]), None, (span, None))
+    else:
+        found.count(9 if unit == "batch" else 3, int(m["n"]), None, unit == "batch", (span, None))
 
 
 def _values_first(text: str, found: Found, offset: int) -> bool:
@@ -190,6 +228,11 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
     1`; not in a key such as `loss_at_step`)."""
     if " at " in key and "at" in words:
         words = words[len(words) - words[::-1].index("at") :]
+    elif " " in key and key[: key.index(" ")].lower() in _EVENTS:
+        lead = key.split(" ")
+        while len(lead) > 1 and lead[0].lower() in _EVENTS:
+            lead.pop(0)
+        words = names.words_of(" ".join(lead))
     if "epoch" in words or words == ("ep",):
         if words[-1] != "epoch" and any(
             w not in ("epoch", "ep", "train", "training", "cur", "current") for w in words
@@ -290,11 +333,15 @@ class Header:
     columns: list[str]
     epoch: bool
     """An epoch column: its rows may trail a bar (`3/30 13.1G 1.5 … 576: 100%|███| 8/8`)."""
+    commas: bool = False
+    """Cells between commas (`Epoch ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`): a row's too."""
 
 
 def is_header(line: str) -> Header | None:
     """Column names with no number, one a loss: `Epoch GPU_mem box_loss cls_loss … Size`,
     `LOSS  P  R  F`, `Itn.  Dep Loss  NER Loss  UAS …`; a row under it is read by its header."""
+    if "," in line:
+        return _comma_header(line)
     tokens = line.split()
     if not 2 <= len(tokens) <= 24 or not all(_HEAD_TOKEN.match(t) for t in tokens):
         return None
@@ -307,8 +354,37 @@ def is_header(line: str) -> Header | None:
     return Header(tokens, _COLUMN_GAP.split(line.strip()), False)
 
 
+def _comma_header(line: str) -> Header | None:
+    """Comma-separated names, three or more, one of them a counter or a loss (`Epoch
+    ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`: a CSV log a trainer appends a row to)."""
+    cells = [cell.strip() for cell in line.split(",")]
+    if not 3 <= len(cells) <= 24 or not all(_HEAD_TOKEN.match(c) for c in cells):
+        return None
+    low = [c.lower() for c in cells]
+    if not any(c in names.EPOCH_KEYS or c in names.STEP_KEYS or names.is_loss(c) for c in low):
+        return None
+    return Header(cells, cells, False, commas=True)
+
+
+def _comma_row(line: str, header: Header) -> Found | None:
+    """A row of as many comma-separated cells as `header` has names; a cell that is no number
+    (a time, an empty cell, `[0.001]`) is left out."""
+    cells = line.split(",")
+    if len(cells) != len(header.tokens):
+        return None
+    found = Found(structured=True)
+    for name, cell in zip(header.tokens, cells, strict=True):
+        if (value := number(cell.strip())) is None:
+            continue
+        if not counter(names.words_of(name), name, cell.strip(), None, found, ""):
+            found.pairs.append((name, value, "", None))
+    return found if found.pairs or found.epoch is not None or found.step is not None else None
+
+
 def table_row(line: str, header: Header) -> Found | None:
     """A row under `header`: each number is its column's (a counter's, or a metric's)."""
+    if header.commas:
+        return _comma_row(line, header)
     if not header.epoch:
         return _plain_row(line.split(), header)
     tokens = line.split()

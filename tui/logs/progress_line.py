@@ -6,16 +6,19 @@ structure, never by a pattern per trainer:
 - counters: `[e][i/n]` and `[e/E][i/n]`, `i/n [====]` at the start of a bar, `epoch N`,
   `Epoch N/M`, `Nepoch`, `Epoch[N]`, `step N`, `iter: i/n`, `num_updates=N`, `Up. N`,
   `Batch i/n`, a `label: N [i/n]`, a round leading the pairs (`[N] train-rmse:…`, `N | loss …`,
-  `N:\tlearn: …`), a counter a sentence is at (`… at step N`, `at N epochs`), a count named by
-  its unit (`i/ n batches`), a step of its own kind (`env_step=N`);
+  `N:\tlearn: …`), a counter a sentence is at or announces (`… at step N`, `at N epochs`,
+  `N epochs completed`, `Start epoch N`, `Ending global_step: N`), a count named by its unit
+  (`i/ n batches`, a `| N updates |` cell), a step of its own kind (`env_step=N`);
 - key–value pairs: `k=v`, `k: v`, `k v` between `|`, `,`, `;`, tabs or ` - `, multi-word keys
   (`lm loss`, `Tot Loss`, `training's binary_logloss`), a running average after the value
   (`loss: 0.0276 (0.0302)`), cells of a value then its name (`11.8750 loss, 1e-12 LR`); keys
   that name only the data set (`learn: …  test: …`) are the loss on each;
 - a dict or JSON object (numbers may be strings: `"loss": "3.097"`);
-- a tqdm bar: its description (`Epoch 3`, `Validation DataLoader 0`), `n/total`, rate, postfix;
+- a tqdm bar: its description (`Epoch 3`, `Validation DataLoader 0`), `n/total`, rate, postfix
+  (another logger's line glued after its bracket aside);
 - a table row under a header line the stream printed earlier (`Epoch GPU_mem box_loss …`,
-  `LOSS  P  R  F`): each number is its column's; a bordered `| key | value |` row.
+  `LOSS  P  R  F`, `Epoch ,FinishTime ,LR ,RMSE_Train`): each number is its column's; a
+  bordered `| key | value |` row.
 
 Evaluation is kept apart: a key qualified by val/valid/eval/test/dev, or a line whose lead (the
 text before its first metric) names an evaluation phase (`Test:`, `Validation`, `[valid]`,
@@ -34,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from tui.logs import progress_names as names
 from tui.logs.progress_fields import (
     BAR,
+    GLUED_BAR,
     WORD,
     Found,
     Header,
@@ -216,6 +220,9 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
 
 def _bar(line: str, state: StreamState | None) -> Progress | None:
     m = BAR.search(line)
+    glued = m is None and "%" in line and (m := GLUED_BAR.search(line)) is not None
+    if glued and hinted(line[m.end() :]):
+        return None  # the glued line reports progress itself (`…s/it][…] step=2000, lr=…`)
     closed = m is not None
     if m is None and (m := _OPEN_BAR.search(line)) is None:
         return None

@@ -52,12 +52,12 @@ STEP_KEYS = {
     "step": 0, "global_step": 0, "globalstep": 0, "train_step": 0, "optimizer_step": 0,
     "num_updates": 1, "updates": 1, "update": 1, "up": 1,
     "acc_iter": 2, "iter": 2, "iteration": 2, "it": 2, "total_iter": 2, "global_iter": 2,
-    "iterations": 3, "cur_iter": 4, "itn": 2, "batch_idx": 9, "batch": 9, "steps": 5,
+    "iterations": 3, "cur_iter": 4, "itn": 2, "batch_idx": 9, "batch": 9, "steps": 5, "iters": 5,
     "timesteps": 3, "timestep": 3,
 }  # fmt: skip
 """Counter keys by rank: a named global step wins over an iteration, which wins over a
-within-epoch position (`cur_iter`, `Batch 10/126`); `steps`/`iterations` (plural) only on a line
-with a loss."""
+within-epoch position (`cur_iter`, `Batch 10/126`); `steps`/`iters` (plural) only on a line with
+a loss (`iters: 500, epoch: 18 | loss: 0.146`; `Total optimization steps = 564` is a setting)."""
 _ALIASES = {"learning_rate": "lr", "learningrate": "lr", "lr_0": "lr", "base_lr": "base_lr"}
 _SPLIT = re.compile(r"[_./@\s-]+")
 _CLEAN = re.compile(r"[\s/\-.]+")
@@ -78,9 +78,15 @@ def uncamel(key: str) -> str:
 
 @lru_cache(maxsize=8192)
 def words_of(name: str) -> tuple[str, ...]:
-    """A key's words, lower case (`Train Loss` → train, loss; `RPNLogLoss` → rpn, log, loss);
-    cached: keys repeat."""
-    return tuple(w for w in _SPLIT.split(uncamel(name).lower()) if w)
+    """A key's words, lower case (`Train Loss` → train, loss; `RPNLogLoss` → rpn, log, loss;
+    `validloss` → valid, loss: a set's word glued to `loss`); cached: keys repeat."""
+    words: list[str] = []
+    for w in _SPLIT.split(uncamel(name).lower()):
+        if w.endswith("loss") and (w[:-4] in EVAL_WORDS or w[:-4] in TRAIN_WORDS):
+            words += (w[:-4], "loss")
+        elif w:
+            words.append(w)
+    return tuple(words)
 
 
 @lru_cache(maxsize=8192)
