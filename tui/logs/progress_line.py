@@ -41,13 +41,12 @@ from tui.logs.progress_fields import (
     WORD,
     Found,
     Header,
-    clock,
     dict_fields,
     is_header,
-    stamp,
     table_row,
     text_fields,
 )
+from tui.logs.progress_time import clock, stamp
 
 _LEAD_COUNT = re.compile(r"^\s*(?P<i>\d+)/(?P<n>\d+)\s+(?:\[|━|-\s)")
 _OPEN_BAR = re.compile(

@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from tui.logs.progress_fields import STAMP, clock, stamp
 from tui.logs.progress_line import Progress, StreamState, read_line
+from tui.logs.progress_time import STAMP, clock, stamp
 
 SHAPE = bytes.maketrans(b"123456789", b"000000000")
 """Digits to `0`, on the line's UTF-8 bytes: a bytes table is some twenty times faster than
