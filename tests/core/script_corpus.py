@@ -32,6 +32,7 @@ ROUND_THREE = {
     "default_device_cpu",
     "seed_per_process",
     "zero_batches_per_rank",
+    "collective_on_one_rank",
 }
 """Ids issue 38 added: scored only on cases read again for them (truth.yaml's `vocabulary: 3`);
 elsewhere set aside and counted, since their labels were written before the ids existed."""

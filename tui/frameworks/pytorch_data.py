@@ -12,6 +12,7 @@ from tui.frameworks.pytorch_sampler import sampler_rules
 from tui.frameworks.pytorch_script import WRAPS, setup_calls, under_spawn
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.places import place
 
 
 def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -41,7 +42,10 @@ _LOCAL_WORDS = (
     "local_process_index",
     "init_device_mesh",  # sets each process's device by its local rank
 )
-_DEVICE_CHOICES = ("current_accelerator", "torch.device", "cuda", "set_device", "set_device_index")
+_DEVICE_CHOICES = (
+    *("current_accelerator", "torch.device", "cuda", "set_device", "set_device_index"),
+    "to",  # net.to(device) where device is "cuda" under the plan
+)
 _INDEXED = ("set_device", "set_device_index", "to", "cuda")
 
 
@@ -173,6 +177,8 @@ def _means_gpu(call: ast.Call, plan: CheckPlan, src: ScriptFacts) -> bool:
         return not isinstance(src.parents.get(call), ast.Attribute)  # `.type`: a kind, not GPU 0
     if name.endswith(".cuda") and not call.args:
         return True
+    if name.endswith(".to") and call.args and plan.flow is not None:  # net.to(device)
+        return plan.flow.value_at(call.args[0]).value in ("cuda", "cuda:0")
     if not name.endswith("device") or not call.args:
         return False
     first = call.args[0]
@@ -239,6 +245,15 @@ def _per_rank(call: ast.Call) -> bool:
         + [k.value for k in call.keywords]
         for n in ast.walk(arg)
     )
+
+
+def _own_file(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> bool:
+    """A path whose name is built from the rank, the process id or a clock to the microsecond
+    (followed through the names and parameters it comes from): each process has its own."""
+    at = 1 if dotted(call.func).endswith(("torch.save", "save_image")) else 0
+    path = keyword(call, "f") or (call.args[at] if len(call.args) > at else None)
+    where = place(src, plan, path)
+    return where.per_rank or where.unique
 
 
 def _engines(src: ScriptFacts) -> set[str]:
@@ -324,7 +339,7 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         )
         if not saving or told or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
             continue
-        if _made_on_one_rank(src, call) or _downloading(src, call):
+        if _own_file(src, plan, call) or _made_on_one_rank(src, call) or _downloading(src, call):
             continue
         yield src.finding(
             call,

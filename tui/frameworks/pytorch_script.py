@@ -147,12 +147,17 @@ def _gpu_count(src: ScriptFacts, node: ast.AST, depth: int = 3) -> ast.AST | Non
     if node.id not in params:
         return None
     at = params.index(node.id)
-    for _, caller in src.calls:
+    for name, caller in src.calls:
+        passed = None
         if isinstance(caller.func, ast.Name) and caller.func.id == fn.name:
             passed = caller.args[at] if at < len(caller.args) else None
-            found = _gpu_count(src, passed, depth - 1) if passed is not None else None
-            if found is not None:
-                return found
+        elif name.endswith(SPAWNS) and caller.args and _plain_name(caller.args[0]) == fn.name:
+            given = keyword(caller, "args")  # mp.spawn(fn, args=(...)): the index comes first
+            if isinstance(given, ast.Tuple) and 0 < at <= len(given.elts):
+                passed = given.elts[at - 1]
+        found = _gpu_count(src, passed, depth - 1) if passed is not None else None
+        if found is not None:
+            return found
     return None
 
 
@@ -252,6 +257,10 @@ def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[
     spawned = under_spawn(src, call)
     sized = plan.flow.value_at(size).value if plan.flow and size is not None else None
     wrong_size = isinstance(sized, int) and 0 < sized != plan.world and not isinstance(sized, bool)
+    # where one node's GPU count is made the world size (through spawn's args too)
+    counted = _gpu_count(src, size) if size is not None and plan.nodes > 1 else None
+    wrong_size = wrong_size or counted is not None
+    sized = plan.gpus_per_node if counted is not None else sized
     ranked = constant(rank)
     literal = isinstance(ranked, int) and not isinstance(ranked, bool) and ranked >= 0
     if plan.flow is not None and rank is not None and not literal:

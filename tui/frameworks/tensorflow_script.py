@@ -19,8 +19,10 @@ def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     spec = plan.spec
     mwms = src.find("MultiWorkerMirroredStrategy", "CollectiveAllReduceStrategy")  # TF 1.x name
     ps = src.find("ParameterServerStrategy")
+    # TF1's own parameter-server training: variables placed on the ps tasks the plan makes
+    tf1_ps = src.find("replica_device_setter")
     mirrored = src.find("MirroredStrategy", "OneDeviceStrategy")
-    if spec.parameter_servers and not ps:
+    if spec.parameter_servers and not ps and not tf1_ps:
         yield src.finding(
             mwms[0] if mwms else None,
             f"the plan has {spec.parameter_servers} parameter server task(s) but the script "

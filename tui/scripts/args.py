@@ -104,12 +104,26 @@ def _argparse(src: ScriptFacts) -> Parser | None:
         arg = argparse_arg(call)
         if arg is None:
             parser.open = True
-        else:
-            parser.args.append(arg)
+            continue
+        if _conditional(src, call):  # on one torch version, or when a library is missing
+            arg.required = False
+            arg.takes = "optional" if arg.takes == "one" else arg.takes
+        parser.args.append(arg)
     if src.find("add_subparsers"):
         parser.open = True  # sub-commands: roughly, anything may belong to one
     parser.namespaces = _bound_to(src, parse)
     return parser
+
+
+def _conditional(src: ScriptFacts, node: ast.AST) -> bool:
+    """Made only under an `if` of its function (`if TORCH_MAJOR == 1:`, `if not has_backend():`):
+    what the job's machine decides, so it cannot be held against the plan's command."""
+    current = src.parents.get(node)
+    while current is not None and not isinstance(current, ast.FunctionDef | ast.Module):
+        if isinstance(current, ast.If) and "__name__" not in ast.dump(current.test):
+            return True
+        current = src.parents.get(current)
+    return False
 
 
 def handed_elsewhere(src: ScriptFacts, known: Sequence[str] = ()) -> bool:

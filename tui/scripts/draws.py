@@ -215,6 +215,12 @@ def _size(src: ScriptFacts, plan: CheckPlan, data: ast.AST | None, depth: int = 
     last = dotted(data.func).split(".")[-1]
     if last == "TensorDataset" and data.args:
         return _size(src, plan, data.args[0], depth)
+    sized_by = _own_dataset(src, last)
+    if sized_by is not None and len(data.args) > sized_by:
+        return _size(src, plan, data.args[sized_by], depth)
+    listed = data.args[0] if data.args else None
+    if last in ("tensor", "array", "as_tensor") and isinstance(listed, ast.List):
+        return len(listed.elts)  # torch.tensor([[...], [...]]): one example a row
     if last == "FakeData":
         return plan.flow.value_at(keyword(data, "size", 0)).value
     if last == "range" and len(data.args) == 1:
@@ -225,6 +231,31 @@ def _size(src: ScriptFacts, plan: CheckPlan, data: ast.AST | None, depth: int = 
             first = first.elts[0]
         return plan.flow.value_at(first).value
     return None
+
+
+def _own_dataset(src: ScriptFacts, name: str) -> int | None:
+    """For a dataset class of the script's code whose length is one of its arguments' (`def
+    __len__(self): return self.labels.shape[0]` after `self.labels = y`): that argument's
+    position in the call; None otherwise."""
+    made = src.classes.get(name)
+    if made is None:
+        return None
+    init = next((f for f in made.body if getattr(f, "name", "") == "__init__"), None)
+    size = next((f for f in made.body if getattr(f, "name", "") == "__len__"), None)
+    if not isinstance(init, ast.FunctionDef) or size is None:
+        return None
+    params = [a.arg for a in init.args.args[1:]]
+    kept = {  # self.labels = y: the attribute an argument is kept in
+        dotted(t).split(".")[-1]: params.index(n.value.id)
+        for n in ast.walk(init)
+        if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in params
+        for t in n.targets
+    }
+    returned = [r.value for r in ast.walk(size) if isinstance(r, ast.Return) and r.value]
+    if len(returned) != 1:
+        return None
+    used = {n.attr for n in ast.walk(returned[0]) if isinstance(n, ast.Attribute)} & set(kept)
+    return kept[used.pop()] if len(used) == 1 else None
 
 
 def _assigned(src: ScriptFacts, at: ast.AST, name: str) -> ast.AST | None:

@@ -21,6 +21,7 @@ from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, m
 from tui.scripts.places import AFTER, NODE, Place, place
 
 _FETCHES = ("urlretrieve", "download_url", "download_and_extract_archive", "download_file")
+_URL_FIRST = ("urlretrieve", "download_url", "download_and_extract_archive")
 _PATH_WORDS = ("root", "path", "dest", "dest_path", "data_dir", "save_dir", "output_dir", "dir")
 KERAS_CACHE = "~/.keras/datasets"
 _COLLECTIVE = ("save_state", "save_checkpoint", "save_state_dict")
@@ -33,7 +34,7 @@ SHARED_FIX = (
 
 def file_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """Every rule of this module, in the order of the lines they are about."""
-    found = [*_downloads(src, plan), *_collective_saves(src, plan)]
+    found = [*_downloads(src, plan), *_collective_saves(src, plan), *_one_rank_saves(src, plan)]
     yield from sorted(found, key=lambda f: (f.file, f.line or 0))
 
 
@@ -53,7 +54,7 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue
         if plan.off(call) or _in_rank_zero_first(src, call):
             continue  # Lightning's rank_zero_first has its own rule
-        target = keyword(call, "path") if cached else _path_arg(call)
+        target = keyword(call, "path", 0) if cached else _path_arg(call)
         where = place(src, plan, target)
         if cached and target is None:
             where = Place(NODE, KERAS_CACHE)
@@ -97,7 +98,7 @@ def _path_arg(call: ast.Call) -> ast.AST | None:
         found = keyword(call, word)
         if found is not None:
             return found
-    if dotted(call.func).split(".")[-1] == "urlretrieve":
+    if dotted(call.func).split(".")[-1] in _URL_FIRST:  # (url, where)
         return call.args[1] if len(call.args) > 1 else None
     return call.args[0] if call.args else None
 
@@ -188,3 +189,66 @@ def _collective_saves(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 "a mounted datastore output (`${{outputs.checkpoints}}`)",
                 "checkpoint_node_local",
             )
+
+
+def _one_rank_saves(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A collective save (every rank must call it: a DeepSpeed engine's save_checkpoint,
+    torch.distributed.checkpoint) reached under a rank test, itself or through the script's
+    own function that makes it: the ranks it waits for never come, and the job hangs."""
+    if plan.world <= 1:
+        return
+    for name, call in src.calls:
+        receiver, _, last = name.rpartition(".")
+        engine = "engine" in receiver.lower() or any(
+            k.arg in ("tag", "client_state") for k in call.keywords
+        )  # DeepSpeed's engine.save_checkpoint(save_dir, tag=…, client_state=…)
+        if not ((last == "save_checkpoint" and engine) or name.endswith(_DCP)):
+            continue
+        if plan.off(call):
+            continue
+        fn = src.function_of(call)
+        sites = [call] + (src.callers(fn) if fn is not None else [])
+        guarded = next((s for s in sites if _under_rank_test(src, s)), None)
+        if guarded is not None:
+            yield src.finding(
+                guarded,
+                f"{name}() is collective (all {plan.world} ranks must call it), but only the "
+                "rank this test picks reaches it here: it waits for the others, and the job "
+                "hangs",
+                "call it on every rank (the engine writes from the right ranks itself)",
+                "collective_on_one_rank",
+            )
+
+
+def _under_rank_test(src: ScriptFacts, node: ast.AST) -> bool:
+    """Inside an `if` of its own function that tests which process this is."""
+    current = src.parents.get(node)
+    while current is not None and not isinstance(current, ast.FunctionDef | ast.Module):
+        if isinstance(current, ast.If) and _picks_one(src, current.test):
+            return True
+        current = src.parents.get(current)
+    return False
+
+
+_ONE_WORDS = ("main", "master", "zero", "root", "chief", "primary")
+
+
+def _picks_one(src: ScriptFacts, test: ast.AST) -> bool:
+    """A test that lets one process through (`rank == 0`, `is_main_process`, `not rank`), not
+    one that asks whether the run is distributed at all (`local_rank != -1`)."""
+    if not mentions_rank(test, src.rank_words):
+        return False
+    for n in ast.walk(test):
+        if isinstance(n, ast.Compare) and any(
+            isinstance(c, ast.Constant) and c.value == -1 for c in [n.left, *n.comparators]
+        ):
+            return False
+    for n in ast.walk(test):
+        word = n.id if isinstance(n, ast.Name) else getattr(n, "attr", "")
+        if word in src.rank_words or any(w in word.lower() for w in _ONE_WORDS):
+            return True
+        if isinstance(n, ast.Compare) and any(
+            isinstance(c, ast.Constant) and c.value == 0 for c in [n.left, *n.comparators]
+        ):
+            return True
+    return False

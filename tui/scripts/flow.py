@@ -6,7 +6,8 @@ which flag's default turned it off.
 A small, cautious evaluator: literals, the parsed arguments (`args.world_size`), `os.environ`,
 local names assigned in straight-line code, comparisons, `and`/`or`/`not`, arithmetic,
 `int()`/`float()`/`str()`/`bool()`, `torch.cuda.device_count()`-style counts (the plan's GPUs per
-node). Anything else is unknown, and an unknown test says nothing.
+node), `torch.cuda.is_available()` and `platform.system()` as the plan's Linux nodes answer.
+Anything else is unknown, and an unknown test says nothing.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ _ARITHMETIC = {
 }
 _PLATFORM = {"sys.platform": "linux", "os.name": "posix"}
 """What the job's Linux nodes report."""
+_PLATFORM_CALLS = {"platform.system": "Linux"}
+"""The same, asked through a call (`platform.system() == "Windows"`)."""
 _CASTS = {"int": int, "float": float, "str": str, "bool": bool}
 _DEVICE_COUNTS = ("device_count", "cpu_count")
 
@@ -304,6 +307,10 @@ class Flow:
         args = [self.value(a, local, depth) for a in node.args[:2]]
         if name.endswith(("environ.get", "getenv")) and args:
             return self._env(args[0].value, args[1].value if len(args) > 1 else None)
+        if name in _PLATFORM_CALLS:
+            return Value(_PLATFORM_CALLS[name])
+        if name.endswith("cuda.is_available"):
+            return Value(self.gpus_per_node > 0)
         if name.split(".")[-1] in _DEVICE_COUNTS:
             return Value(self.gpus_per_node)
         if name in _CASTS and len(args) == 1:

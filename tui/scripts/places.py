@@ -27,7 +27,7 @@ SHARED = "shared"
 
 _LOCAL_ROOTS = ("/tmp", "/var/tmp", "/dev/shm", "~", "/root", "/home")
 _CLOCKS = ("time.time", "time.strftime", "datetime.now", "datetime.today", "uuid1", "uuid4")
-_RANDOM = ("random.random", "random.randint", "randint", "token_hex", "mkdtemp")
+_RANDOM = ("random.random", "random.randint", "randint", "token_hex", "mkdtemp", "getpid")
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,9 @@ class Place:
     """Named from a clock or a random id: each process makes its own (`run-20250101-120304`)."""
     per_rank: bool = False
     """Named from the rank: each rank has its own (`./data-%d % rank`)."""
+    unique: bool = False
+    """Named from a process id, a random id or a clock to the microsecond: no two processes
+    share it (a clock to the second they do, started together)."""
 
 
 def place(src: ScriptFacts, plan: CheckPlan, node: ast.AST | None) -> Place:
@@ -52,9 +55,10 @@ def place(src: ScriptFacts, plan: CheckPlan, node: ast.AST | None) -> Place:
     head, marks = _head(src, plan, node, 8), _marks(src, node, 6)
     per_rank = "rank" in marks
     per_process = "clock" in marks
+    unique = "unique" in marks
     if not isinstance(head, str):
-        return Place(None, "", per_process, per_rank)
-    return Place(where_is(head), head, per_process, per_rank)
+        return Place(None, "", per_process, per_rank, unique)
+    return Place(where_is(head), head, per_process, per_rank, unique)
 
 
 def where_is(text: str) -> str | None:
@@ -132,21 +136,58 @@ def _last_assign(scope: ast.AST, name: ast.Name, top: bool = False) -> ast.AST |
     return best.value if isinstance(best, ast.Assign) else None
 
 
-def _marks(src: ScriptFacts, node: ast.AST, depth: int) -> set[str]:
-    """What a path's name is made of: "rank" (each rank its own), "clock" (each process its
-    own, from a clock or a random id), following the local names it is built from."""
+def _marks(src: ScriptFacts, node: ast.AST, depth: int, seen: set[int] | None = None) -> set[str]:
+    """What a path's name is made of: "rank" (each rank its own), "clock" (from a clock or a
+    random id: each run its own), "unique" (one process's own: a process id, a random id, a
+    clock to the microsecond), following the local names and parameters it is built from
+    (each value once)."""
+    seen = set() if seen is None else seen
     out: set[str] = set()
     for n in ast.walk(node):
         if isinstance(n, ast.Call):
             name = dotted(n.func)
-            if name.endswith(_CLOCKS) or name.endswith(_RANDOM):
+            if name.endswith(_CLOCKS + _RANDOM):
                 out.add("clock")
+            if name.endswith(_RANDOM) or name.endswith("time.time") or _microseconds(n):
+                out.add("unique")
         elif isinstance(n, ast.Name | ast.Attribute):
             word = (n.id if isinstance(n, ast.Name) else n.attr).lower()
             if "rank" in word:
                 out.add("rank")
             if isinstance(n, ast.Name) and depth > 0:
                 made = _assigned(src, n)
-                if made is not None:
-                    out |= _marks(src, made, depth - 1)
+                for value in [made] if made is not None else _passed(src, n):
+                    if id(value) not in seen:
+                        seen.add(id(value))
+                        out |= _marks(src, value, depth - 1, seen)
+    return out
+
+
+def _microseconds(call: ast.Call) -> bool:
+    """`strftime("...%f")`: a name no two processes share (one to the second, they do)."""
+    return any(isinstance(a, ast.Constant) and "%f" in str(a.value) for a in call.args)
+
+
+def _passed(src: ScriptFacts, name: ast.Name) -> list[ast.AST]:
+    """What the callers pass for `name` when it is a parameter of its function (a class's
+    `__init__` is called by the class's name): `open(filename)` in a writer made with
+    `Writer(os.path.join(d, "log%s.txt" % suffix))`."""
+    fn = src.function_of(name)
+    if fn is None:
+        return []
+    params = [a.arg for a in fn.args.args]
+    if name.id not in params:
+        return []
+    owner = src.parents.get(fn)
+    method = isinstance(owner, ast.ClassDef)
+    index = params.index(name.id) - (1 if method and params[:1] == ["self"] else 0)
+    callee = owner.name if method and fn.name == "__init__" else fn.name
+    out: list[ast.AST] = []
+    for _, call in src.calls:
+        if dotted(call.func).split(".")[-1] != callee:
+            continue
+        given = [k.value for k in call.keywords if k.arg == name.id]
+        if not given and 0 <= index < len(call.args):
+            given = [call.args[index]]
+        out += given
     return out

@@ -10,8 +10,9 @@ from tui.scripts.facts import Module, dotted, mentions_rank
 
 
 def rank_valued(modules: Sequence[Module]) -> set[str]:
-    """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`), and attributes
-    set from them (`self.save_to_disk = save_to_disk`): testing them tests the rank."""
+    """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`), attributes set
+    from them (`self.save_to_disk = save_to_disk`), and functions that return one
+    (`is_root_worker()`): testing them tests the rank."""
     pairs = [
         (dotted(t).split(".")[-1], n.value)
         for m in modules
@@ -25,4 +26,13 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
         for name, value in pairs
         if isinstance(value, ast.Compare | ast.BoolOp | ast.UnaryOp) and mentions_rank(value)
     }
+    tests = {  # def is_root_worker(self): return self.get_rank() == self.ROOT_RANK
+        fn.name
+        for m in modules
+        for fn in ast.walk(m.tree)
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
+        and (returns := [r.value for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value])
+        and all(isinstance(v, ast.Compare) and mentions_rank(v) for v in returns)
+    }
+    words |= tests
     return words | {name for name, v in pairs if dotted(v).split(".")[-1] in words and dotted(v)}
