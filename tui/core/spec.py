@@ -276,7 +276,7 @@ class JobSpec(BaseModel):
     # ---- cross-field rules --------------------------------------------------------------
 
     @model_validator(mode="after")
-    def framework_rules(self) -> JobSpec:
+    def _rules(self) -> JobSpec:
         problem = launch_mode_problem(self.framework, self.launch)
         if problem:
             raise _rule("launch", problem)
