@@ -6,6 +6,7 @@ and a 10 s ceiling (tests/hostile/probes.py)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from pathlib import Path
@@ -99,9 +100,16 @@ def test_every_real_script_is_checked_in_under_a_second():
 
     check, spec_type = checker()
     slowest = (0.0, "")
-    for case in cases():
-        spec = spec_type(**{**case.plan, "script": case.script})
-        start = time.process_time()  # CPU seconds: a busy machine does not fail it
-        check(case, spec)
-        slowest = max(slowest, (time.process_time() - start, case.file))
+    # The test run's own heap (everything the suite made before) is left out of the collector's
+    # passes, which otherwise bill this loop for it: a `dtrain-tui check` process has none of it.
+    gc.collect()
+    gc.freeze()
+    try:
+        for case in cases():
+            spec = spec_type(**{**case.plan, "script": case.script})
+            start = time.process_time()  # CPU seconds: a busy machine does not fail it
+            check(case, spec)
+            slowest = max(slowest, (time.process_time() - start, case.file))
+    finally:
+        gc.unfreeze()
     assert slowest[0] < 1.0, slowest

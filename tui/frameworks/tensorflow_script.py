@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 from tui.frameworks.launch_env import env_writes
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, opens
 
 
 def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -88,11 +88,7 @@ def _in_scope(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
     body opens the scope around it)."""
     current = src.parents.get(node)
     while current is not None:
-        if isinstance(current, ast.With) and any(
-            isinstance(item.context_expr, ast.Call)
-            and dotted(item.context_expr.func).endswith("scope")
-            for item in current.items
-        ):
+        if opens(current, "scope"):
             return True
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
             callers = src.callers(current)

@@ -366,6 +366,15 @@ _RANK_WORDS = (
 )
 
 
+def opens(node: ast.AST, name: str) -> bool:
+    """Whether `node` is a `with` block whose context is a call ending in `name`
+    (`with strategy.scope():`, `with trainer.rank_zero_first():`)."""
+    return isinstance(node, ast.With) and any(
+        isinstance(item.context_expr, ast.Call) and dotted(item.context_expr.func).endswith(name)
+        for item in node.items
+    )
+
+
 def mentions_rank(test: ast.AST, also: set[str] | frozenset[str] = frozenset()) -> bool:
     """A test about which process this is: a rank, the main process, or GPU 0 of the node."""
     for node in ast.walk(test):

@@ -17,7 +17,7 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank, opens
 from tui.scripts.places import AFTER, NODE, Place, place
 
 _FETCHES = ("urlretrieve", "download_url", "download_and_extract_archive", "download_file")
@@ -143,11 +143,7 @@ def _calls(stmt: ast.AST) -> Iterator[ast.Call]:
 def _in_rank_zero_first(src: ScriptFacts, call: ast.AST) -> bool:
     current = src.parents.get(call)
     while current is not None:
-        if isinstance(current, ast.With) and any(
-            isinstance(i.context_expr, ast.Call)
-            and dotted(i.context_expr.func).endswith("rank_zero_first")
-            for i in current.items
-        ):
+        if opens(current, "rank_zero_first"):
             return True
         current = src.parents.get(current)
     return False
