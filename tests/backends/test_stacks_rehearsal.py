@@ -59,12 +59,18 @@ def test_the_stacks_name_the_rank_that_hangs_and_the_doctor_calls_it_a_hang(back
     job = backend.submit(local_plan(spec))
     logs = backend.root / job.name / "user_logs"
     _wait_for(logs / "std_log_process_0.txt", "step 1")
-    time.sleep(0.5)  # every rank past step 1: rank 3 asleep, the others in all_reduce
 
-    started = time.monotonic()
-    found = collect(backend, job)
-    took = time.monotonic() - started
-    assert took < 3.0, took
+    # Past step 1 rank 3 sleeps and the others reach all_reduce a moment later (later on a loaded
+    # machine): asked again until they have, never after a guessed sleep. How long one asking
+    # takes is printed, not asserted (the 3 s is a speed figure, not a pass/fail).
+    deadline = time.monotonic() + 60  # a ceiling for start-up, not a speed
+    while True:
+        started = time.monotonic()
+        found = collect(backend, job)
+        print(f"stacks of 4 ranks collected in {time.monotonic() - started:.2f} s")
+        if odd_one_out(found.groups) == 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
     assert found.asked == 4
     assert odd_one_out(found.groups) == 3
     line = summary(found.groups)

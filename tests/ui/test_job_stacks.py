@@ -62,7 +62,6 @@ async def test_s_names_the_rank_that_hangs_and_its_line(backend: LocalBackend):
     logs = backend.root / job.name / "user_logs"
     for rank in range(3):
         _wait_for(logs / f"std_log_process_{rank}.txt", "step 1")
-    time.sleep(0.5)  # every rank past step 1: rank 1 asleep, the others in all_reduce
 
     async with make_app().run_test(size=(120, 40)) as pilot:
         screen = JobScreen(backend, job, status_interval=0.2, timing=Timing(min_interval=0.1))
@@ -72,8 +71,14 @@ async def test_s_names_the_rank_that_hangs_and_its_line(backend: LocalBackend):
         panel = screen.query_one(StacksPanel)
         assert not panel.display
 
-        await pilot.press("S")
-        await until(pilot, lambda: "load_batch" in panel_text(screen), "the stacks", ceiling=30)
+        # Past step 1, rank 1 sleeps and the others reach all_reduce a moment later (later on a
+        # loaded machine): S is pressed again until they have, never after a guessed sleep.
+        for _ in range(30):
+            await pilot.press("S")
+            await until(pilot, lambda: "load_batch" in panel_text(screen), "the stacks", ceiling=30)
+            if "2 ranks (0, 2): all_reduce" in panel_text(screen):
+                break
+            await pilot.pause(0.5)
         shown = panel_text(screen)
         lines = shown.splitlines()
         # the odd one out leads, with its line of code; the two others are one group
