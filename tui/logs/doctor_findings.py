@@ -123,7 +123,7 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
                 elif uncaught(body, strict=not in_traceback, checked=True):
                     cause, tier = "unknown_failure", FAILURE  # a launcher reporting a death
             elif rule is None and line is last:
-                # A log that stops on an indented `AttributeError: …` (TensorFlow's nested
+                # A log that stops on an indented `AttributeError: …` (a framework's nested
                 # `in user code:` error, a notebook's indent): the exception that ended it.
                 user = exception_rule(body.strip(), strict=True)
                 if user is not None:

@@ -115,7 +115,7 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"(?i:divisible by (?:the )?(?:world|tensor|pipeline|data)[ _]?(?:parallel )?size)",
         # a size the world is built from against another (`world_size (8) is not equal to
         # tensor_model_parallel_size (1) x …`, `… divisible by pipeline_model_parallel_size`,
-        # DeepSpeed's `train_batch_size is not equal to micro_batch_per_gpu * … * world_size`)
+        # an engine's `train_batch_size is not equal to micro_batch_per_gpu * … * world_size`)
         r"(?i:\b(?:world|\w+[ _]parallel)[ _]size\b.{0,40}\b(?:is not|isn't|must be|should be|"
         r"not) (?:equal|divisible|a multiple))",
         r"(?i:\b(?:divisible by|multiple of|equal to) (?:the )?\w+_parallel_size\b)",
@@ -249,7 +249,7 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"Broken pipe",
         r"SignalException: Process \d+ got signal: 15",
         r"got signal: 15|closing signal SIGTERM",
-        # a library's word that it stopped because another rank failed (Horovod's shutdown):
+        # a library's word that it stopped because another rank failed (an MPI library's shutdown):
         # the peer's own error, not the library, is the cause
         r"(?i:caused by an? (?:exception|error) on (?:one of the|another) ranks?)",
     ),

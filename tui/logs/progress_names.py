@@ -126,7 +126,7 @@ _METRIC_WORD = re.compile(
 def is_metric_name(name: str) -> bool:
     """A series' name that says it is a metric people print, word for word (`loss`, `val_acc1`,
     `learning_rate` → `lr`, `grad_norm`): a series at its first point. Stricter than `is_known`
-    (which reads a line's keys): `accelerate_debug_mode` is no accuracy."""
+    (which reads a line's keys): `acc_debug_mode` is no accuracy."""
     return any(_METRIC_WORD.fullmatch(w) for w in words_of(name)) or (
         name.endswith("grad_norm") or name.endswith("gnorm")
     )

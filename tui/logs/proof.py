@@ -109,7 +109,7 @@ TOPICS = (
     ),
 )
 """What a severe line no rule names is about, by its subsystem's words (for a log that stops on
-it): the store the ranks meet at, NCCL, TensorFlow's cluster servers, MPI, the GPU's
+it): the store the ranks meet at, NCCL, a framework's cluster servers, MPI, the GPU's
 allocator; last, a file the script expected and did not find (its path is the script's)."""
 
 TAIL_LINES = 10

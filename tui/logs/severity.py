@@ -38,7 +38,7 @@ _PEELS = tuple(
         r"^##\[(?P<level>error|warning|debug)\]",  # Azure Pipelines' and GitHub's log command
         rf"^[\[<|]?\s*{_LEVEL}\s*[\]>|]?(?::[\w.]*:|:|\s+-|\s*\||\])?(?=\s|$|\[)",
         # glog and c10: `E0321 02:07:08.408 123 file.cc:12]`, `[E321 02:07:08.4 x.cpp:607]`,
-        # `[W socket.cpp:697]`, TensorFlow's `W tensorflow/core/…/op.cc:103]` (a path)
+        # `[W socket.cpp:697]`, a C++ runtime's `W …/core/…/op.cc:103]` (a path)
         r"^\[?(?P<glog>[IWEF])(?:\d{3,4} \d\d:\d\d:\d\d(?:\.\d+)?(?: +\d+)?)? ?[\w./-]+:\d+\]",
         # times: ISO (bracketed or not, with a zone), syslog's `Mar  3 10:00:02`, a clock
         r"^\[?\d{4}-\d\d-\d\d(?:[ T_]\d\d:\d\d(?::\d\d)?(?:[.,:]\d+)?)?"

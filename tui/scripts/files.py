@@ -53,7 +53,7 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         if asked is not None and constant(asked) in (False, None, 0):
             continue
         if plan.off(call) or _in_rank_zero_first(src, call):
-            continue  # Lightning's rank_zero_first has its own rule
+            continue  # a trainer's rank_zero_first has its own rule
         target = keyword(call, "path", 0) if cached else _path_arg(call)
         where = place(src, plan, target)
         if cached and target is None:
@@ -188,7 +188,7 @@ def _collective_saves(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 
 def _one_rank_saves(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """A collective save (every rank must call it: a DeepSpeed engine's save_checkpoint,
+    """A collective save (every rank must call it: an engine's save_checkpoint,
     torch.distributed.checkpoint) reached under a rank test, itself or through the script's
     own function that makes it: the ranks it waits for never come, and the job hangs."""
     if plan.world <= 1:
@@ -197,7 +197,7 @@ def _one_rank_saves(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         receiver, _, last = name.rpartition(".")
         engine = "engine" in receiver.lower() or any(
             k.arg in ("tag", "client_state") for k in call.keywords
-        )  # DeepSpeed's engine.save_checkpoint(save_dir, tag=…, client_state=…)
+        )  # an engine's save_checkpoint(save_dir, tag=…, client_state=…)
         if not ((last == "save_checkpoint" and engine) or name.endswith(_DCP)):
             continue
         if plan.off(call):
