@@ -186,7 +186,6 @@ def load_spec(args: argparse.Namespace) -> JobSpec:
 
     from tui.core.answers import friendly
     from tui.core.spec import JobSpec
-    from tui.frameworks import registry  # noqa: F401 (gives the model the frameworks' rules)
     from tui.planning.job_import import ImportProblem, load_job_file
     from tui.planning.presets import PresetProblem, get_preset, spec_from_mapping
 
