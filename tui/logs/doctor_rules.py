@@ -46,6 +46,10 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"HIP out of memory",
         r"NCCL WARN Cuda failure 'out of memory'",
         r"CUDA_ERROR_OUT_OF_MEMORY",
+        # XLA's allocator (JAX, TensorFlow) on a device: `RESOURCE_EXHAUSTED: Out of memory while
+        # trying to allocate …`, `Allocator (GPU_0_bfc) ran out of memory trying to allocate …`
+        r"RESOURCE_EXHAUSTED: Out of memory",
+        r"Allocator \((?:GPU|gpu|cuda|TPU)\w*\) ran out of memory",
     ),
     _rule(
         "host_oom_killed",
@@ -54,7 +58,7 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"Out of memory: Kill(?:ed)? process",
         r"\boom-kill(?:er)?\b",
         r"\bOOMKilled\b",
-        r"(?:^|\])Killed\s*$",  # alone, or glued to a progress bar it interrupted
+        r"(?:^|\]|^\W+)Killed\W*$",  # alone (a paste's `**Killed**`), or after a progress bar
         r"\b\d+ Killed\s+\S",  # a shell's `line 1: 1234 Killed  python train.py`
         r"^Killed: 9\b|\b(?:zsh|bash|sh): (?:line \d+: )?(?:\d+ )?[Kk]illed\b",
         r"memory cgroup out of memory",
@@ -139,6 +143,8 @@ _LINE_RULES: tuple[Rule, ...] = (
         # a CUDA kernel's assertion on the script's data (a label outside the classes, an index
         # past a tensor's end), and the error it surfaces as
         r"device-side assert(?:ion)? triggered",
+        # the command names a script that is not in the job's code
+        r"can't open file '[^']*': \[Errno 2\]",
         r"\.cu:\d+: \w+: block: \[\d+,\d+,\d+\], thread: \[\d+,\d+,\d+\] Assertion",
     ),
     _rule(
@@ -377,7 +383,7 @@ def classify(text: str, checked: bool = False) -> Rule | None:
     stripped = text.strip()
     if not stripped or not (checked or maybe_error(stripped)):
         return None
-    if is_noise(stripped):
+    if is_noise(stripped) and not _more_workers(stripped):
         return None
     return rule_of(stripped)
 
@@ -396,6 +402,8 @@ def rule_of(text: str) -> Rule | None:
     the line: a rule naming a cause of its own (`ROOT`) beats a timeout or an echo in the same
     line (`… timed out … Connection refused by peer`); among equals, the first in `RULES`."""
     stripped = text.strip()
+    if _more_workers(stripped):
+        return _MORE_WORKERS
     platform = _PLATFORM_WORD.search(stripped.lower()) is not None
     best: Rule | None = None
     for rule in RULES:
@@ -442,3 +450,14 @@ def is_error(text: str) -> bool:
 
 
 USER_CODE = Rule("user_code_error", ROOT, re.compile(r"(?!)"))
+_BARRIER_COUNT = re.compile(r"\(world_size=(\d+), worker_count=(\d+)")
+"""The store barrier's count when it times out (`… store based barrier … (world_size=8,
+worker_count=9, …)`): fewer workers than the world is a rank that never came, more is two jobs
+or a stale store sharing one world."""
+_MORE_WORKERS = Rule("world_size_mismatch", ROOT, _BARRIER_COUNT)
+
+
+def _more_workers(text: str) -> bool:
+    """Whether more ranks checked in at the store barrier than the world has."""
+    count = _BARRIER_COUNT.search(text)
+    return count is not None and int(count[2]) > int(count[1])

@@ -42,17 +42,21 @@ COMPLETION = re.compile(
     r"\b[Ss]tatus from \w+ to (?:Completed|Succeeded|Finished)\b|"
     r"^\s*--- PASS: \S+ \(\d|"
     r"\b(?:[Tt]otal training time|Training time:?) (?:\d+ days?, )?\d+:\d\d|"
-    # a training toolkit's verdict (SageMaker's), MLPerf's logged end of a run
+    # a training toolkit's verdict (SageMaker's), MLPerf's logged end of a run (`:::MLL`'s JSON,
+    # `:::MLPv0.5.0 … run_stop: {"success": true}`)
     r"(?i:\breporting training success\b)|\bReceived 0 from exiting process\b|"
-    r"\brun_stop\b.*\"status\": \"success\"|"  # MLPerf's JSON (`"key": "run_stop"`) or `:::MLL`
+    r"\brun_stop\b.*(?:\"status\": \"success\"|\"success\": true)|"
     r"\b100%\s*\|.*?\|\s*(?P<bar>\d+)/(?P=bar)\b"
 )
 """A line saying the run (or one process of it) ended well. `destroy_process_group() was not
 called before program exit` is printed by a process reaching its normal exit; a platform's
 status changing to Completed, a test harness's `--- PASS:` are the run's verdict."""
 
-AT_TOTAL = re.compile(r"\b(?:epoch|step|iter(?:ation)?)\b\D{0,3}(\d+)\s*/\s*\1\b.*\bloss\b")
-"""Lower-cased: a step or epoch counter at its total, with its loss (`Epoch 3/3 … loss 0.1`)."""
+AT_TOTAL = re.compile(
+    r"\b(?:epoch|step|iter(?:ation)?)\b\D{0,3}(\d+)\s*/\s*\1\b.*\b(?:\w+_)?loss\b"
+)
+"""Lower-cased: a step or epoch counter at its total, with its loss (`Epoch 3/3 … loss 0.1`,
+`step:1480/1480 val_loss:3.2786`)."""
 _COMPLETION_WORDS = any_of(
     ("exit", "succe", "done waiting", "reached", "training", "train_runtime", "destroy",
      "status", "--- pass", "100%")
