@@ -222,6 +222,7 @@ def _choose(
 ) -> Finding | None:
     if not findings:
         return None
+    findings = [f for f in findings if not _its_message_says(f, findings)] or findings
     tier = min(f.tier for f in findings)
     pool = [f for f in findings if f.tier == tier]
     if tier == ROOT and (platform := [f for f in pool if f.cause in PLATFORM]):
@@ -264,6 +265,19 @@ def _explained(pool: list[Finding], window: int = 12) -> list[Finding]:
 
     kept = [f for f in pool if f.cause not in _GENERIC or not explained(f)]
     return kept or pool
+
+
+def _its_message_says(f: Finding, findings: list[Finding], lines: int = 3) -> bool:
+    """A Python exception whose own message, on the lines right below it, names a cause of any
+    weight (`RuntimeError: … HcclAllreduce, error code is 6` … `Getting socket times out.
+    Reason: Remote Rank did not send the data in time`): that cause is the one the error is."""
+    return f.cause == "user_code_error" and any(
+        g.cause not in _GENERIC
+        and g.cause != "unknown_failure"
+        and g.evidence.log == f.evidence.log
+        and 0 < g.evidence.line - f.evidence.line <= lines
+        for g in findings
+    )
 
 
 def _first(

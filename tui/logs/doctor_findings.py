@@ -257,10 +257,13 @@ ROOT_CAUSE = re.compile(r"Root Cause \(first observed failure\)")
 _SUMMARY_RANK = re.compile(r"^\s*rank\s*:\s*(\d+)")
 _SUMMARY_EXIT = re.compile(r"^\s*exitcode\s*:\s*(-?\d+)")
 _SUMMARY_TIME = re.compile(r"^\s*time\s*:\s*(\S+)")
-_AGENT_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)")
+_AGENT_FAILED = re.compile(
+    r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)|"
+    r"Child process \d+ \(local_rank (\d+)\) FAILED \(exitcode (-?\d+)\)"  # the older agent's
+)
 _MPI_NOTICED = re.compile(
-    r"(?i:mpirun|mpiexec|prterun) noticed that (?:process|job) rank (\d+) with PID \S+ on node \S+ "
-    r"exited on\s+signal (\d+)"
+    r"(?i:mpirun|mpiexec|prterun) noticed that (?:process|job) rank (\d+) with PID \S+ on node "
+    r"(?:\S+ )?exited on\s+signal (\d+)"
 )
 _MPI_EXITED = re.compile(r"has exited due to process rank (\d+)")
 _MPI_ABORT = re.compile(r"MPI_ABORT was invoked on rank (\d+)")
@@ -313,7 +316,7 @@ def verdicts(streams: dict[int | None, Stream], year: int) -> list[Finding]:
                 continue
             rank = code = None
             if m := _AGENT_FAILED.search(text):
-                code, rank = int(m.group(1)), int(m.group(2))
+                code, rank = int(m[1] or m[4]), int(m[2] or m[3])
             elif m := _MPI_NOTICED.search(_with_next(lines, i)):
                 rank, code = int(m.group(1)), -int(m.group(2))
             elif (m := _LOCAL_VERDICT.search(text)) and where.log.endswith("launcher.txt"):

@@ -17,6 +17,7 @@ from tui.logs.platform_rules import HINTS as PLATFORM_HINTS
 from tui.logs.platform_rules import PLATFORM_RULES
 from tui.logs.platform_rules import WORDS as PLATFORM_WORDS
 from tui.logs.signatures import SIGNATURES
+from tui.logs.trie import any_of
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"HIP out of memory",
         r"NCCL WARN Cuda failure 'out of memory'",
         r"CUDA_ERROR_OUT_OF_MEMORY",
-        # XLA's allocator (JAX, TensorFlow) on a device: `RESOURCE_EXHAUSTED: Out of memory while
+        # an XLA or BFC allocator on a device: `RESOURCE_EXHAUSTED: Out of memory while
         # trying to allocate …`, `Allocator (GPU_0_bfc) ran out of memory trying to allocate …`
         r"RESOURCE_EXHAUSTED: Out of memory",
         r"Allocator \((?:GPU|gpu|cuda|TPU)\w*\) ran out of memory",
@@ -95,6 +96,7 @@ _LINE_RULES: tuple[Rule, ...] = (
         "script_arguments",
         ROOT,
         r"error: unrecognized arguments: .*--local[-_]rank",
+        r"(?i:^error: unrecognized arguments: )",  # argparse's, behind a wrapper's `Error:`
         r"Override '?local[-_]rank'? not found",
     ),
     _rule(
@@ -109,7 +111,7 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"rank should be within the (?:the )?world_size",
         r"\] rank < size\. -?\d+ vs \d+",  # gloo's check of RANK against WORLD_SIZE
         r"rank (?:should|must) be (?:in the interval|less than|smaller than)",
-        r"(?i:world[ _]size (?:of .*)?(?:mismatch|does not match|doesn't match|is different))",
+        r"(?i:world[ _]size (?:of .*|\d+ )?(?:mismatch|does not match|doesn't match|is different))",
         r"(?i:mismatch(?:ed)? (?:in )?world[ _]size)",
         r"Duplicate GPU detected",
         r"(?i:expected world[ _]size)",
@@ -161,6 +163,9 @@ _LINE_RULES: tuple[Rule, ...] = (
         r"NCCL (?:collective |operation )?timed? ?out",
         r"(?i:heartbeat monitor timed out)",
         r"Detected mismatch between collectives",
+        # another vendor's collective library waiting on a peer (`Getting socket times out.
+        # Reason: Remote Rank did not send the data in time.`)
+        r"(?i:remote rank did not send the data in time)",
     ),
     _rule(
         "rendezvous_timeout",
@@ -322,7 +327,7 @@ _HINTS = (
     "terminate", "Abort", "Assertion", "onnection", "roken pipe", "ignal", "ollective",
     "core", "Fatal", "recent call first", ".py: error", "egmentation", "us error",
     "double free", "free()", "malloc()", "corrupted size", "stack smashing", "arallel_size",
-    "arallel size", "ccess violation", "ACCESS_VIOLATION",
+    "arallel size", "ccess violation", "ACCESS_VIOLATION", "in time",
 )  # fmt: skip
 """Words at least one rule or a traceback's last line needs: a line with none of them is read
 past without running every rule (most lines of a long log are progress)."""
@@ -331,26 +336,6 @@ past without running every rule (most lines of a long log are progress)."""
 _HINTS = tuple(
     dict.fromkeys(_HINTS + tuple(sorted({sig.hint for sig in SIGNATURES})) + PLATFORM_HINTS)
 )
-
-
-def any_of(words: tuple[str, ...]) -> re.Pattern[str]:
-    """One pattern that finds any of `words` in a line, as a trie (`r(?:ror|…)|…`): the regex
-    engine tests one character per position instead of Python testing every word in turn (a
-    progress line, which has none, is read 3-4 times faster)."""
-    trie: dict = {}
-    for word in words:
-        node = trie
-        for ch in word:
-            node = node.setdefault(ch, {})
-        node[""] = {}
-
-    def branch(node: dict) -> str:
-        if "" in node:
-            return ""  # a shorter word ends here: a longer one adds nothing
-        alts = [re.escape(ch) + branch(node[ch]) for ch in sorted(node)]
-        return alts[0] if len(alts) == 1 else f"(?:{'|'.join(alts)})"
-
-    return re.compile(branch(trie))
 
 
 _ANY_HINT = any_of(_HINTS)

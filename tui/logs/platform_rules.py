@@ -82,12 +82,17 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
         r"\b(?:Zonal)?AllocationFailed\b|SkuNotAvailable|OverconstrainedAllocationRequest",
         r"(?i:insufficient (?:capacity|quota))|(?i:not enough (?:quota|capacity))",
         r"(?i:cluster (?:could not|failed to|cannot) (?:scale|resize))",
+        # another cloud's word for the same refusal (`ResourceLimitExceeded … The account-level
+        # service limit 'ml.p2.xlarge for training job usage' is 0 Instances`)
+        r"\bResourceLimitExceeded\b|(?i:account-level service limit)",
     ),
     _rule(
         "node_preempted",
         r"PreemptionError|(?i:got pre-?empted|pre-?emption warning signal)",
         r"(?i:node (?:was )?pre-?empted)",
         r"(?i:low[- ]priority node .*(?:pre-?empted|evicted))|(?i:spot (?:vm|instance) .*evicted)",
+        # a cloud's notice that it is taking a spot VM back
+        r"(?i:termination is imminent|spot instance interruption)",
     ),
     _rule(
         "node_failure",
@@ -118,7 +123,10 @@ PLATFORM_RULES: tuple[PlatformRule, ...] = (
     ),
     _rule(
         "azureml_system_error",
-        r"\"code\":\s*\"(?:ServiceError|SystemError)\"|\bcode=\"?(?:ServiceError|SystemError)",
+        r"\"(?i:code)\":\s*\"(?:ServiceError|SystemError)\"|\bcode=\"?(?:ServiceError|SystemError)",
+        # its own containers around the user's (`…-execution-wrapper-init` failed, the OCI
+        # runtime could not create one): the user's command never ran
+        r"(?i:execution-wrapper(?:-init)?\W{0,3} failed)|OCI runtime create failed",
         r"System errors were found|(?i:internal server error)|InternalServerError",
         r"ServiceInvocationException|(?i:AzureML(?:Compute)? .*system error)",
         r"Failure in \w+ while calling service \w+|invalid volume specification",
@@ -149,7 +157,8 @@ WORDS = (
     "azuremlcompute", "exited with", "slurmstepd", "node_fail", "retries exhausted",
     "totalretriesattempted", "status from", "space on the disk", "diskfull",
     "maximum time", "snapshot", "schema failed", "image details", "containerregistry",
-    "unexpected pos", "write failed", "pytorchstreamwriter",
+    "unexpected pos", "write failed", "pytorchstreamwriter", "resourcelimit", "service limit",
+    "termination is imminent", "interruption", "execution-wrapper", "oci runtime",
 )  # fmt: skip
 """Lower-cased, a word every line a platform rule matches holds: a line with none (most error
 lines: a process's own) is not run through the rules' case-insensitive patterns, which cost
@@ -162,7 +171,8 @@ HINTS = (
     "ENOSPC", "isk", "non-zero", "slurmstepd", "NODE_FAIL", "is down", "went down",
     "ot responding", "xhausted", "TotalRetries", "tatus from", "DiskFull", "maximum time",
     "napshot", "Schema failed", "mage details", "ContainerRegistry", "nexpected pos",
-    "rite failed", "StreamWriter",
+    "rite failed", "StreamWriter", "ResourceLimit", "ervice limit", "imminent", "nterruption",
+    "execution-wrapper", "OCI runtime",
 )  # fmt: skip
 """Words a platform rule's line holds that the doctor's own hints lack (`rror`, `ailed`,
 `xception`, `imeout` … are there already: `doctor_rules.maybe_error`)."""

@@ -21,9 +21,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tui.logs.doctor_rules import _NOISE, any_of
+from tui.logs.doctor_rules import _NOISE
 from tui.logs.evidence import Evidence, Line, Stream
 from tui.logs.severity import ERROR, NOTICE, read
+from tui.logs.trie import any_of
 
 COMPLETION = re.compile(
     r"(?i:\bexit(?:ed)?(?: with)? (?:code|status)[:=]? ?0\b(?![.,]\d))|"
@@ -46,6 +47,7 @@ COMPLETION = re.compile(
     # `:::MLPv0.5.0 … run_stop: {"success": true}`)
     r"(?i:\breporting training success\b)|\bReceived 0 from exiting process\b|"
     r"\brun_stop\b.*(?:\"status\": \"success\"|\"success\": true)|"
+    r"^\+ ret_code=0\s*$|"  # a run script's trace of its command's exit status
     r"\b100%\s*\|.*?\|\s*(?P<bar>\d+)/(?P=bar)\b"
 )
 """A line saying the run (or one process of it) ended well. `destroy_process_group() was not
@@ -59,7 +61,7 @@ AT_TOTAL = re.compile(
 `step:1480/1480 val_loss:3.2786`)."""
 _COMPLETION_WORDS = any_of(
     ("exit", "succe", "done waiting", "reached", "training", "train_runtime", "destroy",
-     "status", "--- pass", "100%")
+     "status", "--- pass", "100%", "ret_code")
 )  # fmt: skip
 """A word every `COMPLETION` line holds, lower-cased: most lines are passed over with this one
 search (`COMPLETION`'s case-insensitive groups cost ten times more)."""
