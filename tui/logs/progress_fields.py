@@ -17,10 +17,11 @@ from tui.logs import progress_names as names
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
 NUM_SPAN = re.compile(NUM, re.IGNORECASE)
 _PAIR = re.compile(
-    r"(?<![\w.@/\\-])(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
+    r"(?<![\w.@\\-])(?<![^\d]/)"
+    r"(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
     r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
     rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+))?"
-    r"(?!\.\d|[a-z0-9_]|:\d|/)",
+    r"(?!\.\d|[a-z0-9_]|:\d|/(?![A-Za-z_]\w*=))",
     re.IGNORECASE,
 )
 _DOUBLE = re.compile(
@@ -247,7 +248,7 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
             found.evaluating = True  # Epoch(val) [5][1550/5000]
         return True
     rank = None
-    extra = ("global", "acc", "total", "train", "training", "num", "optimizer", "opt")
+    extra = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt")
     # `env_step=50000`: a counter of steps of its own kind, under a named global step
     own = len(words) == 2 and words[1] == "step" and words[0] not in extra
     if own and words[0] not in names.BOOKKEEPING and words[0] not in names.EVAL_WORDS:
@@ -321,6 +322,8 @@ def dict_fields(line: str) -> Found | None:
 
 _COLUMN_GAP = re.compile(r"\s{2,}")
 _HEAD_TOKEN = re.compile(r"^(?:[A-Za-z][\w()./-]*|%)$")
+_HEAD_CELL = re.compile(r"^[A-Za-z][\w()./-]*(?: [A-Za-z(][\w()./-]*){0,3}$")
+"""A bar-separated column's name: up to four words (`Elapsed Time (seconds)`)."""
 
 
 @dataclass(slots=True)
@@ -332,15 +335,16 @@ class Header:
     columns: list[str]
     epoch: bool
     """An epoch column: its rows may trail a bar (`3/30 13.1G 1.5 … 576: 100%|███| 8/8`)."""
-    commas: bool = False
-    """Cells between commas (`Epoch ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`): a row's too."""
+    sep: str | None = None
+    """Cells between commas (`Epoch ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`) or bars (`Step |
+    Training Loss | Validation Loss`, `| Iteration | Training Loss |`): a row's too."""
 
 
 def is_header(line: str) -> Header | None:
     """Column names with no number, one a loss: `Epoch GPU_mem box_loss cls_loss … Size`,
     `LOSS  P  R  F`, `Itn.  Dep Loss  NER Loss  UAS …`; a row under it is read by its header."""
-    if "," in line:
-        return _comma_header(line)
+    if "," in line or "|" in line:
+        return _cells_header(line, "," if "," in line else "|")
     tokens = line.split()
     if not 2 <= len(tokens) <= 24 or not all(_HEAD_TOKEN.match(t) for t in tokens):
         return None
@@ -353,22 +357,32 @@ def is_header(line: str) -> Header | None:
     return Header(tokens, _COLUMN_GAP.split(line.strip()), False)
 
 
-def _comma_header(line: str) -> Header | None:
-    """Comma-separated names, three or more, one of them a counter or a loss (`Epoch
-    ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`: a CSV log a trainer appends a row to)."""
-    cells = [cell.strip() for cell in line.split(",")]
-    if not 3 <= len(cells) <= 24 or not all(_HEAD_TOKEN.match(c) for c in cells):
+def _cells(line: str, sep: str) -> list[str]:
+    """A line's cells between `sep`s (a bordered row's outer bars are no cells)."""
+    line = line.strip()
+    if sep == "|":
+        line = line.removeprefix("|").removesuffix("|")
+    return [cell.strip() for cell in line.split(sep)]
+
+
+def _cells_header(line: str, sep: str) -> Header | None:
+    """Names between commas or bars, three or more, one of them a counter or a loss (`Epoch
+    ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`: a CSV log a trainer appends a row to; `| Iteration
+    | Training Loss | Elapsed Time (seconds) |`: a table a trainer or a notebook draws)."""
+    cells = _cells(line, sep)
+    head = _HEAD_TOKEN if sep == "," else _HEAD_CELL
+    if not 3 <= len(cells) <= 24 or not all(head.match(c) for c in cells):
         return None
     low = [c.lower() for c in cells]
     if not any(c in names.EPOCH_KEYS or c in names.STEP_KEYS or names.is_loss(c) for c in low):
         return None
-    return Header(cells, cells, False, commas=True)
+    return Header(cells, cells, False, sep=sep)
 
 
-def _comma_row(line: str, header: Header) -> Found | None:
-    """A row of as many comma-separated cells as `header` has names; a cell that is no number
+def _cells_row(line: str, header: Header, sep: str) -> Found | None:
+    """A row of as many cells between `sep`s as `header` has names; a cell that is no number
     (a time, an empty cell, `[0.001]`) is left out."""
-    cells = line.split(",")
+    cells = _cells(line, sep)
     if len(cells) != len(header.tokens):
         return None
     found = Found(structured=True)
@@ -382,8 +396,8 @@ def _comma_row(line: str, header: Header) -> Found | None:
 
 def table_row(line: str, header: Header) -> Found | None:
     """A row under `header`: each number is its column's (a counter's, or a metric's)."""
-    if header.commas:
-        return _comma_row(line, header)
+    if header.sep is not None:
+        return _cells_row(line, header, header.sep)
     if not header.epoch:
         return _plain_row(line.split(), header)
     tokens = line.split()

@@ -9,23 +9,26 @@ structure, never by a pattern per trainer:
   `N:\tlearn: …`), a counter a sentence is at or announces (`… at step N`, `at N epochs`,
   `N epochs completed`, `Start epoch N`, `Ending global_step: N`), a count named by its unit
   (`i/ n batches`, a `| N updates |` cell), a step of its own kind (`env_step=N`);
-- key–value pairs: `k=v`, `k: v`, `k v` between `|`, `,`, `;`, tabs or ` - `, multi-word keys
-  (`lm loss`, `Tot Loss`, `training's binary_logloss`), a running average after the value
-  (`loss: 0.0276 (0.0302)`), cells of a value then its name (`11.8750 loss, 1e-12 LR`); keys
-  that name only the data set (`learn: …  test: …`) are the loss on each;
+- key–value pairs: `k=v`, `k: v`, `k v` between `|`, `,`, `;`, tabs, ` - ` or a `/` after a
+  value (`epoch=0/global_step=10`), multi-word keys (`lm loss`, `Tot Loss`, `training's
+  binary_logloss`), a running average after the value (`loss: 0.0276 (0.0302)`), cells of a
+  value then its name (`11.8750 loss, 1e-12 LR`); keys that name only the data set (`learn: …
+  test: …`) are the loss on each;
 - a dict or JSON object (numbers may be strings: `"loss": "3.097"`);
 - a tqdm bar: its description (`Epoch 3`, `Validation DataLoader 0`), `n/total`, rate, postfix
   (another logger's line glued after its bracket aside);
 - a table row under a header line the stream printed earlier (`Epoch GPU_mem box_loss …`,
-  `LOSS  P  R  F`, `Epoch ,FinishTime ,LR ,RMSE_Train`): each number is its column's; a
-  bordered `| key | value |` row.
+  `LOSS  P  R  F`, `Epoch ,FinishTime ,LR ,RMSE_Train`, `Step | Training Loss | Validation
+  Loss`, `| Iteration | Training Loss |`): each number is its column's; a bordered
+  `| key | value |` row.
 
-Evaluation is kept apart: a key qualified by val/valid/eval/test/dev, or a line whose lead (the
-text before its first metric) names an evaluation phase (`Test:`, `Validation`, `[valid]`,
+Evaluation is kept apart: a key qualified by val/valid/eval/test/dev/cv, or a line whose lead
+(the text before its first metric) names an evaluation phase (`Test:`, `Validation`, `[valid]`,
 `Epoch(val)`) reports evaluation; so does a line without counters that follows one in the same
 stream. Such metrics are named `val_…` and never give the training loss. A configuration print
 (`Namespace(…, cuda=True, data='…')`) is no progress, and a loss whose name is numbered
-(`loss_x16`, one output of several) is never the training loss alone.
+(`loss_x16`, one output of several) is never the training loss alone, nor is a part of it alone
+in an aligned report of one `key: value` a line (`Mean value loss: 19.66`).
 """
 
 from __future__ import annotations
@@ -160,7 +163,7 @@ class Progress:
 class StreamState:
     """What a log stream said before this line: a table header, an evaluation phase, the epoch."""
 
-    __slots__ = ("epoch", "evaluating", "found", "header", "shift")
+    __slots__ = ("column", "epoch", "evaluating", "found", "header", "shift")
 
     def __init__(self) -> None:
         self.header: Header | None = None
@@ -170,6 +173,8 @@ class StreamState:
         """The fields of the last line read, with where their numbers stood."""
         self.shift: int | None = None
         """How far the last line's fields are from its start (None: escape codes were cut)."""
+        self.column: int | None = None
+        """Where the last line's `:` stood, if it was one `key: value` and no more."""
 
 
 def read_line(line: str, state: StreamState | None = None) -> Progress | None:
@@ -184,8 +189,9 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
     line = line.strip()
     if state is not None:
         state.found, state.shift = None, shift
-    if state is not None and state.header is not None and line[:1].isdigit():
-        row = table_row(line, state.header)
+    header = state.header if state is not None else None
+    if header is not None and (line[:1].isdigit() or (line[:1] == "|" and header.sep == "|")):
+        row = table_row(line, header)
         if row is not None:
             return _finish(row, line, state, kind="table")
     if DIGIT.search(line) is None:
@@ -314,6 +320,8 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
     if found.step_rank == 8 and not values:
         found.step = found.total = None  # a number leading no metric (`[3] Loading …`)
     loss_name = names.pick_loss(values)
+    if _aligned(line, found, state) and _lone_part(loss_name, values, found):
+        loss_name = None  # one objective of a report printed a metric a line: not the total
     if loss_name is None and kind != "table":
         loss_name = names.pick_train_error(values, _train_lead(line))
     if loss_name is None and kind == "table":
@@ -349,6 +357,28 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         at=stamp(line) if found.step is not None else None,
         kind="epoch" if bar_epoch else kind,
     )
+
+
+def _aligned(line: str, found: Found, state: StreamState | None) -> bool:
+    """The line is one `key: value` whose `:` stands where the last line's did: a report
+    printed a metric a line, aligned (`      Learning time: 0.060s` over `    Mean value loss:
+    19.66`); a part of the loss alone on such a line (its value, surrogate, entropy loss) may
+    be one objective of several, and which of them, if any, is the total the line cannot say."""
+    if state is None:
+        return False
+    column = None
+    if state.shift is not None and len(found.pairs) == 1 and ":" in line:
+        column = state.shift + line.find(":")
+    aligned, state.column = column is not None and column == state.column, column
+    return aligned
+
+
+def _lone_part(name: str | None, values: dict[str, float], found: Found) -> bool:
+    """`name`, a part of the loss (not the whole), is the line's one metric, with no counter."""
+    return (
+        name is not None and len(values) == 1 and found.step is None and found.epoch is None
+        and not names.is_whole_loss(name)
+    )  # fmt: skip
 
 
 def _set_keys(found: Found) -> frozenset[str]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 EVAL_WORDS = frozenset(
     {"val", "valid", "validation", "validate", "validating", "eval", "evaluation", "evaluate",
-     "evaluating", "test", "testing", "dev", "heldout"}
+     "evaluating", "test", "testing", "dev", "heldout", "cv"}
 )  # fmt: skip
 """A key or a line's lead with one of these words reports evaluation, not training."""
 TRAIN_WORDS = frozenset({"train", "training", "trn", "learn"})
@@ -79,11 +79,14 @@ def uncamel(key: str) -> str:
 @lru_cache(maxsize=8192)
 def words_of(name: str) -> tuple[str, ...]:
     """A key's words, lower case (`Train Loss` → train, loss; `RPNLogLoss` → rpn, log, loss;
-    `validloss` → valid, loss: a set's word glued to `loss`); cached: keys repeat."""
+    `validloss` → valid, loss: a set's word glued to `loss`; `cross entropy` → xent); cached:
+    keys repeat."""
     words: list[str] = []
     for w in _SPLIT.split(uncamel(name).lower()):
         if w.endswith("loss") and (w[:-4] in EVAL_WORDS or w[:-4] in TRAIN_WORDS):
             words += (w[:-4], "loss")
+        elif w == "entropy" and words and words[-1] == "cross":
+            words[-1] = "xent"  # `Cross entropy`: the loss itself, as `xent` is
         elif w:
             words.append(w)
     return tuple(words)
