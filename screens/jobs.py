@@ -1,7 +1,9 @@
 """`JobsScreen`: every job — this machine's and the Azure ML workspace's — live, in k9s's manner.
 
-One row per job: where it runs, its name, state, age, nodes × processes per node, and for a
-failed job the doctor's one-line cause (else what the job is). Enter opens the job screen, `d`
+One row per job: where it runs, its name, state, age, how far (step of total), how long (ETA),
+how much (cost so far and to finish), nodes × processes per node, script, and for a failed job
+the doctor's one-line cause (else what the job is, or since when a stalled one has not moved);
+screens/jobs_columns.py says which columns fit. Enter opens the job screen, `d`
 the doctor's whole answer, `c` cancels (after asking), `/` filters as you type. A thread worker
 lists local jobs every `interval` seconds (file reads) and the workspace's every
 `azure_interval` (one `jobs.list`; ARM throttles clients that ask often); `r` asks both now.
@@ -17,7 +19,6 @@ import time
 from typing import Any, ClassVar
 
 from rich.style import Style
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -28,9 +29,11 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 from textual.worker import get_current_worker
 
+from screens.jobs_columns import COLUMNS, fit, row_cells
+from screens.jobs_progress import ProgressReader
 from screens.jobs_rows import (
     JobRow,
-    age,
+    Known,
     azure_rows,
     diagnosis,
     in_app_words,
@@ -42,20 +45,7 @@ from tui.core.words import plural
 from widgets.key_footer import KeyFooter
 from widgets.list_keys import KeyedDataTable
 
-STATE_VAR = {
-    JobState.QUEUED: "text-muted",
-    JobState.STARTING: "warning",
-    JobState.RUNNING: "success",
-    JobState.COMPLETED: "success",
-    JobState.FAILED: "error",
-    JobState.CANCELED: "warning",
-    JobState.UNKNOWN: "text-muted",
-}
-"""The theme variable that colours each state's word."""
-COLUMNS = ("WHERE", "NAME", "STATUS", "AGE", "NODES × GPUS", "SCRIPT", "CAUSE / WHAT")
 DIAGNOSING = "reading its logs…"
-LAST_COLUMN_MIN = 16
-"""The fewest cells the cause or summary is cut to: below it the table scrolls sideways."""
 
 
 class JobsTable(KeyedDataTable):
@@ -117,7 +107,9 @@ class JobsScreen(Screen[None]):
         self._notes: dict[str, str] = {}
         self._wake = threading.Event()
         self._azure_now = False
-        self._shape_cache: dict[str, tuple[str, str, str]] = {}
+        self._shape_cache: Known = {}
+        self._progress = ProgressReader()
+        """Each job's log as read so far (only what it gains is read again)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -157,7 +149,7 @@ class JobsScreen(Screen[None]):
                 if local is None and "local" in backends:
                     local = backends["local"]()
                 if local is not None:
-                    local_jobs = local_rows(local, self._shape_cache)
+                    local_jobs = local_rows(local, self._shape_cache, self._progress)
             except Exception as err:  # a job folder that cannot be read: said, never fatal
                 notes["here"] = f"this machine: {err}"
             now = time.monotonic()
@@ -171,7 +163,7 @@ class JobsScreen(Screen[None]):
                 else:
                     try:
                         azure = azure or backends["azureml"]()
-                        azure_jobs, left_out = azure_rows(azure)
+                        azure_jobs, left_out = azure_rows(azure, self._progress)
                         if left_out:
                             notes["azure"] = f"Azure ML: {left_out}"
                     except Exception as err:  # not configured, not signed in: one line
@@ -207,7 +199,14 @@ class JobsScreen(Screen[None]):
         every row again, as after a resize)."""
         table = self.query_one(JobsTable)
         shown = [row for row in self.rows.values() if self._matches(row)]
-        cells = self._fitted([self._cells(row) for row in shown])
+        every = [row_cells(row, self._last_column(row), self._color) for row in shown]
+        width = table.scrollable_content_region.width
+        kept, cells = fit(every, width, 2 * table.cell_padding)
+        labels = [COLUMNS[i] for i in kept]
+        if labels != [str(column.label) for column in table.columns.values()]:
+            table.clear(columns=True)  # columns dropped or back as the width changed
+            table.add_columns(*labels)
+            redraw = True
         keys = [row.key for row in shown]
         keep = self.current_key()
         if not redraw and keys == [key.value for key in table.rows]:  # new cells in place
@@ -224,36 +223,6 @@ class JobsScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.show_rows(redraw=True)  # the last column cut again for the new width
-
-    def _cells(self, row: JobRow) -> list[Any]:
-        color = self._color(STATE_VAR[row.state])
-        last = self._last_column(row)
-        failed = row.state is JobState.FAILED
-        return [
-            Text(row.where, style=self._color("text-muted")),
-            Text(row.handle.name, style="bold"),
-            Text(row.state.value, style=color),
-            Text(age(row.created_at)),
-            Text(row.shape or "–"),
-            Text(row.script or "–"),
-            Text(last, style=self._color("error" if failed else "text-muted")),
-        ]
-
-    def _fitted(self, rows: list[list[Text]]) -> list[list[Text]]:
-        """`rows` with the last column (the longest words: a cause, a summary) cut with an
-        ellipsis where the screen ends, rather than at its edge with no sign of more."""
-        table = self.query_one(JobsTable)
-        width = table.scrollable_content_region.width
-        if not width:  # not laid out yet: the next listing fits them
-            return rows
-        pad = 2 * table.cell_padding
-        used = sum(
-            max([len(label), *(cells[i].cell_len for cells in rows)]) + pad
-            for i, label in enumerate(COLUMNS[:-1])
-        )
-        for cells in rows:
-            cells[-1].truncate(max(width - used - pad, LAST_COLUMN_MIN), overflow="ellipsis")
-        return rows
 
     def _last_column(self, row: JobRow) -> str:
         if row.state is not JobState.FAILED:
@@ -279,6 +248,8 @@ class JobsScreen(Screen[None]):
         if not self.filter:
             return True
         words = (row.where, row.handle.name, row.status, row.shape, row.script, row.what)
+        if row.progress is not None:
+            words += (row.progress.stall_words(),)
         text = " ".join((*words, self.causes.get(row.key, ""))).lower()
         return self.filter.lower() in text
 

@@ -9,17 +9,22 @@ API is a change here only.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from screens.jobs_progress import JobProgress, ProgressReader, hourly_price
 from tui.backends.base import JobHandle, JobState
 
 DOCTOR_TAIL = 256 << 10
 """Bytes read from the end of each log for a diagnosis (a failure is at the end)."""
 DOCTOR_READS = 16
 """Logs read at once for a diagnosis (a 1,024-rank job on Azure: 16 requests in flight)."""
+AZURE_READS = 8
+"""Azure ML jobs whose status and main log are read at once for their progress."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,8 @@ class JobRow:
     script: str = ""
     """The script it runs (`train.py`), so two jobs of one shape are told apart; "" when the
     listing does not say (Azure's)."""
+    progress: JobProgress | None = None
+    """How far, how long, how much (None: not read)."""
 
     @property
     def key(self) -> str:
@@ -49,10 +56,16 @@ class JobRow:
         return f"{self.where}/{self.handle.name}"
 
 
-def local_rows(backend: Any, known: dict[str, tuple[str, str, str]] | None = None) -> list[JobRow]:
+Known = dict[str, tuple[str, str, str, float | None]]
+"""Each local job's shape, summary, script and price per hour, which never change."""
+
+
+def local_rows(
+    backend: Any, known: Known | None = None, reader: ProgressReader | None = None
+) -> list[JobRow]:
     """Every job on this machine, newest first (job records: a few file reads each). `known`
-    keeps each job's shape, summary and script, which never change, so a record is read once
-    for them."""
+    keeps each job's shape, summary, script and price, so a record is read once for them;
+    `reader`, where given, reads each job's progress (its log: only what it gained)."""
     known = {} if known is None else known
     rows = []
     for handle in backend.jobs():
@@ -60,8 +73,13 @@ def local_rows(backend: Any, known: dict[str, tuple[str, str, str]] | None = Non
         if handle.name not in known:
             info = backend.info(handle)
             spec = (info.get("plan") or {}).get("spec") or {}
-            known[handle.name] = (_local_shape(spec), str(info.get("summary") or ""), _script(spec))
-        shape, what, script = known[handle.name]
+            hourly = hourly_price(spec.get("sku"), spec.get("nodes"))
+            summary = str(info.get("summary") or "")
+            known[handle.name] = (_local_shape(spec), summary, _script(spec), hourly)
+        shape, what, script, hourly = known[handle.name]
+        progress = None
+        if reader is not None:
+            progress = reader.read(f"here/{handle.name}", backend, handle, status, hourly)
         rows.append(
             JobRow(
                 backend,
@@ -73,6 +91,7 @@ def local_rows(backend: Any, known: dict[str, tuple[str, str, str]] | None = Non
                 shape,
                 what,
                 script,
+                progress,
             )
         )
     return rows
@@ -95,8 +114,10 @@ def _local_shape(spec: dict[str, Any]) -> str:
     return f"{nodes} × {per}" + (f" + {servers} ps" if servers else "")
 
 
-def azure_rows(backend: Any) -> tuple[list[JobRow], str]:
-    """The workspace's newest jobs, and what the listing says it left out ("" if nothing)."""
+def azure_rows(backend: Any, reader: ProgressReader | None = None) -> tuple[list[JobRow], str]:
+    """The workspace's newest jobs, and what the listing says it left out ("" if nothing);
+    with `reader`, each job's progress and, at its cluster's VM size, its cost (`AZURE_READS`
+    jobs at a time: a status and a log's end each, an ended job's once)."""
     recent = backend.recent_jobs()
     rows = [
         JobRow(
@@ -114,7 +135,23 @@ def azure_rows(backend: Any) -> tuple[list[JobRow], str]:
         for job in recent
     ]
     note = recent.note() if hasattr(recent, "note") else ""
+    if reader is not None and rows:
+        with ThreadPoolExecutor(AZURE_READS) as pool:
+            read = list(pool.map(partial(_azure_progress, backend, reader), rows, recent))
+        rows = [replace(row, progress=progress) for row, progress in zip(rows, read, strict=True)]
     return rows, note
+
+
+def _azure_progress(backend: Any, reader: ProgressReader, row: JobRow, job: Any) -> JobProgress:
+    """One Azure ML job's progress, priced at its cluster's VM size (looked up once)."""
+    compute = getattr(job, "compute", "")
+    size = None
+    if compute and hasattr(backend, "compute_size"):
+        try:
+            size = backend.compute_size(compute)
+        except Exception:  # no price then, never a failed listing
+            size = None
+    return reader.read(row.key, backend, row.handle, None, hourly_price(size, job.nodes))
 
 
 def in_app_words(err: Exception) -> str:

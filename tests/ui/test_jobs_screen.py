@@ -83,8 +83,8 @@ async def test_the_jobs_list_shows_each_job_and_the_doctors_cause_then_opens_and
         )
         rows = cells(screen)
         assert rows[failed.name][:3] == ["here", failed.name, "Failed"]
-        assert rows[failed.name][4] == "2 × 2"
-        assert rows[done.name][2:3] == ["Completed"] and rows[done.name][4] == "1 × 2"
+        assert rows[failed.name][9] == "2 × 2"  # after script, progress, ETA, cost, to finish
+        assert rows[done.name][2:3] == ["Completed"] and rows[done.name][9] == "1 × 2"
         assert rows[done.name][3].endswith("s")  # its age: seconds
         assert "2 jobs here" in text_of(screen, "#jobs-status")
 

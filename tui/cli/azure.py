@@ -109,19 +109,34 @@ def jobs(args: argparse.Namespace) -> int:
         skipped = f" ({recent.note()})" if getattr(recent, "skipped", 0) else ""
         print(f"no jobs in workspace {azure.workspace.name}{skipped}")
         return 0
-    rows = [("NAME", "STATUS", "CREATED", "WHAT")]
-    for job in recent:
+    from screens.jobs_progress import ProgressReader
+    from screens.jobs_rows import azure_rows
+    from tui.cli.jobs_table import PROGRESS_COLUMNS, print_table, progress_cells, what
+
+    rows = [("NAME", "STATUS", "CREATED", *PROGRESS_COLUMNS, "WHAT")]
+    listed, _ = azure_rows(_Listed(azure, recent), ProgressReader())
+    for job, row in zip(recent, listed, strict=True):
         created = (
             job.created_at.astimezone().strftime("%Y-%m-%d %H:%M:%S") if job.created_at else ""
         )
-        what = " · ".join(x for x in (job.display_name, job.experiment) if x)
-        rows.append((job.handle.name, job.azure_status, created, what))
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths, strict=True)), row[3])
+        rows.append((job.handle.name, job.azure_status, created, *progress_cells(row), what(row)))
+    print_table(rows)
     if getattr(recent, "skipped", 0):
         print(f"({recent.note()})")
     return 0
+
+
+class _Listed:
+    """`backend` whose newest jobs are `recent`, already listed (one `jobs.list`)."""
+
+    def __init__(self, backend: Any, recent: Any) -> None:
+        self._backend, self._recent = backend, recent
+
+    def recent_jobs(self) -> Any:
+        return self._recent
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._backend, name)
 
 
 def cancel(args: argparse.Namespace) -> int:

@@ -140,16 +140,18 @@ def cmd_jobs(args: argparse.Namespace) -> int:
     if not jobs:
         print(f"no local jobs in {backend.root}; `{hint('submit', '--preset', 'NAME')}` starts one")
         return 0
-    rows = [("NAME", "STATUS", "CREATED", "TOOK", "WHAT")]
-    for job in jobs:
-        status = backend.status(job)
-        created = status.created_at.astimezone() if status.created_at else None
-        took = f"{status.duration:.1f} s" if status.duration is not None else ""
+    from screens.jobs_progress import ProgressReader
+    from screens.jobs_rows import local_rows
+    from tui.cli.jobs_table import PROGRESS_COLUMNS, print_table, progress_cells, what
+
+    rows = [("NAME", "STATUS", "CREATED", "TOOK", *PROGRESS_COLUMNS, "WHAT")]
+    for row in local_rows(backend, None, ProgressReader()):
+        took = row.progress.took if row.progress else None
+        created = row.created_at.astimezone() if row.created_at else None
         when = created.strftime("%Y-%m-%d %H:%M:%S") if created else ""
-        rows.append((job.name, status.summary(), when, took, backend.info(job).get("summary", "")))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row[:4], widths, strict=True)), row[4])
+        took_text = f"{took:.1f} s" if took is not None else ""
+        rows.append((row.handle.name, row.status, when, took_text, *progress_cells(row), what(row)))
+    print_table(rows)
     return 0
 
 

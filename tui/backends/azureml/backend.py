@@ -99,6 +99,8 @@ class AzureMLBackend:
         self._final: dict[str, JobStatus] = {}
         self._folders: dict[str, LogFolder | None] = {}
         """Job name → its log folder in the artifact datastore (None: it cannot be listed)."""
+        self._sizes: dict[str, str | None] = {}
+        """Cluster name → its VM size (None: not a cluster, or it has none)."""
 
     # ---- workspace, sign-in, client -----------------------------------------------------
 
@@ -344,6 +346,20 @@ class AzureMLBackend:
         """
         with azure_errors(self.workspace, "listing jobs"):
             return newest_jobs(self.ml_client, self._handle, limit)
+
+    def compute_size(self, compute: str) -> str | None:
+        """The VM size of the cluster called `compute` (one `compute.get`, then remembered);
+        None when it has none (serverless, deleted) or cannot be read."""
+        with self._lock:
+            if compute in self._sizes:
+                return self._sizes[compute]
+        try:
+            with azure_errors(self.workspace, f"looking up compute {compute}", compute=compute):
+                size = getattr(self.ml_client.compute.get(compute), "size", None)
+        except BackendError:
+            size = None
+        with self._lock:
+            return self._sizes.setdefault(compute, str(size) if size else None)
 
     # ---- inside -------------------------------------------------------------------------
 

@@ -27,6 +27,10 @@ class JobSummary:
     display_name: str
     experiment: str
     created_at: datetime | None
+    compute: str = ""
+    """The cluster it runs on, without `azureml:` ("" for serverless or when not said)."""
+    nodes: int | None = None
+    """Its instance count, when the job says one."""
 
 
 class RecentJobs(list):
@@ -65,12 +69,19 @@ def newest_jobs(ml_client: Any, handle: Callable[[Any], JobHandle], limit: int) 
                 str(getattr(entity, "display_name", None) or ""),
                 str(getattr(entity, "experiment_name", None) or ""),
                 created if isinstance(created, datetime) else None,
+                str(getattr(entity, "compute", None) or "").removeprefix("azureml:"),
+                _instance_count(entity),
             )
         )
         if len(found) >= limit:
             break
     found.sort(key=lambda s: s.created_at or datetime.min.astimezone(), reverse=True)
     return found
+
+
+def _instance_count(entity: Any) -> int | None:
+    count = getattr(getattr(entity, "resources", None), "instance_count", None)
+    return count if isinstance(count, int) and count > 0 else None
 
 
 def _job_pages(ml_client: Any) -> Iterator[Any]:
