@@ -22,7 +22,7 @@ from tui.frameworks.pytorch_sampler import sampler_rules
 from tui.frameworks.pytorch_script import launch_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, keyword
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku
@@ -92,10 +92,50 @@ def engine_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 "deepspeed_config_twice",
             )
     yield from _batch(src, plan)
+    yield from _engine_never_stepped(src, inits)
     fed = any(keyword(c, "training_data") is not None for c in inits)
     if not fed:
         yield from sampler_rules(src, plan)
     yield from write_rules(src, plan)
+
+
+def _engine_never_stepped(src: ScriptFacts, inits: list[ast.Call]) -> Iterator[Finding]:
+    """An engine trained with the plain `loss.backward()`: no `engine.backward(loss)` (nor any
+    backward given the loss) and no `engine.step()`, so ZeRO's optimizer never steps."""
+    engines = {name for call in inits for name in _engine_names(src, call)}
+    if not engines:
+        return
+    stepped = any(
+        (last == "step" and receiver in engines) or (last == "backward" and call.args)
+        for _, call in src.calls
+        for receiver, _, last in [dotted(call.func).rpartition(".")]
+    )
+    plain = [c for _, c in src.calls if dotted(c.func).endswith(".backward") and not c.args]
+    if stepped or not plain:
+        return
+    engine = sorted(engines)[0]
+    yield src.finding(
+        plain[0],
+        f"{engine} is the engine deepspeed.initialize returns, but training calls "
+        f"{ast.unparse(plain[0].func)}() and never {engine}.backward(loss) or {engine}.step(): "
+        "the engine's optimizer never steps, so the weights never change",
+        f"replace it with {engine}.backward(loss), then call {engine}.step() (it steps the "
+        "optimizer and zeroes the gradients)",
+        "engine_step_missing",
+    )
+
+
+def _engine_names(src: ScriptFacts, call: ast.Call) -> list[str]:
+    """The name `x = deepspeed.initialize(...)` (or its tuple's first) binds the engine to."""
+    stmt = src.statement(call)
+    if not isinstance(stmt, ast.Assign) or stmt.value is not call:
+        return []
+    names = []
+    for target in stmt.targets:
+        first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+        if isinstance(first, ast.Name | ast.Attribute):
+            names.append(dotted(first))
+    return names
 
 
 def _batch(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

@@ -21,6 +21,7 @@ from tui.frameworks.pytorch import (
 )
 from tui.frameworks.pytorch_data import write_rules
 from tui.frameworks.pytorch_script import launch_rules
+from tui.frameworks.pytorch_wrap import wrapped_copy_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
@@ -311,7 +312,7 @@ class HuggingFace(PyTorch):
         return None
 
     script_rules = (*PyTorch.script_rules,)
-    takeover_rules = (accelerate_rules, launch_rules, write_rules)
+    takeover_rules = (accelerate_rules, launch_rules, write_rules, wrapped_copy_rules)
 
     def script_parser(self, src: ScriptFacts) -> Parser | None:
         return hf_parser(src)

@@ -12,6 +12,7 @@ from tui.core.plan_types import EnvBuilder, Origin
 from tui.frameworks.base import Framework, Launcher, Package, Refs
 from tui.frameworks.pytorch_data import data_rules, write_rules
 from tui.frameworks.pytorch_script import process_group_rules
+from tui.frameworks.pytorch_wrap import wrapped_copy_rules
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
@@ -117,7 +118,7 @@ class PyTorch(Framework):
     sample_script = "train_ddp.py"
     guess_order = 1000  # what a job is when nothing says otherwise
     mechanisms = ("init_process_group", "DistributedDataParallel", "torchrun", "DataLoader")
-    script_rules = (process_group_rules, data_rules, write_rules)
+    script_rules = (process_group_rules, data_rules, write_rules, wrapped_copy_rules)
 
     def launcher(self, spec: JobSpec) -> Launcher | None:
         return TORCHRUN_LAUNCHER if spec.launch == "per_node" else None

@@ -308,6 +308,35 @@ def _wraps_a_save(src: ScriptFacts, call: ast.AST) -> bool:
     )
 
 
+_BUFFERS = ("BytesIO", "StringIO")
+
+
+def _into_memory(src: ScriptFacts, call: ast.Call) -> bool:
+    """`with io.BytesIO() as f: torch.save(x, f)` (or `f = io.BytesIO()`): the bytes stay in
+    the process (to be broadcast), nothing reaches a disk. The binding of the target name
+    nearest before the call decides."""
+    target = keyword(call, "f", 1)
+    if not isinstance(target, ast.Name):
+        return False
+    scope = src.function_of(call) or src.module_of[call].tree
+    bindings: list[tuple[int, ast.AST]] = []
+    for n in ast.walk(scope):
+        pairs: list[tuple[ast.AST | None, ast.AST]] = []
+        if isinstance(n, ast.With):
+            pairs = [(item.optional_vars, item.context_expr) for item in n.items]
+        elif isinstance(n, ast.Assign):
+            pairs = [(t, n.value) for t in n.targets]
+        bindings += [
+            (n.lineno, value)
+            for name, value in pairs
+            if isinstance(name, ast.Name) and name.id == target.id and n.lineno <= call.lineno
+        ]
+    if not bindings:
+        return False
+    value = max(bindings, key=lambda b: b[0])[1]
+    return isinstance(value, ast.Call) and dotted(value.func).split(".")[-1] in _BUFFERS
+
+
 def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """Checkpoints and files written by every rank into the same path (a guard in a caller
     covers the callee), in the order of the files' lines."""
@@ -340,6 +369,8 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         if not saving or told or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
             continue
         if _own_file(src, plan, call) or _made_on_one_rank(src, call) or _downloading(src, call):
+            continue
+        if _into_memory(src, call):
             continue
         yield src.finding(
             call,

@@ -236,7 +236,9 @@ def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Fi
             'init_method="env://" (or leave it out)',
             "init_method_not_env",
         )
-    if keyword(call, "timeout") is None:
+    timeout = keyword(call, "timeout")
+    yield from _short_timeout(src, plan, call, timeout)
+    if timeout is None:
         yield src.finding(
             call, "no timeout: a large model's first step or checkpoint can outlast the "
             "default and stop every rank",
@@ -244,6 +246,41 @@ def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Fi
             "no_init_timeout", "advice",
         )  # fmt: skip
     yield from _rank_source(src, plan, call)
+
+
+SKEW_SECONDS = 60
+"""A rendezvous timeout under this (seconds, not minutes) gives up on a later node when Azure ML
+starts each node's processes on its own (an image pulled, data mounted). Kept at a minute: the
+product's own sample script (presets/scripts/train_ddp.py) waits two."""
+_SECONDS = {"weeks": 604800, "days": 86400, "hours": 3600, "minutes": 60, "seconds": 1}
+
+
+def _short_timeout(
+    src: ScriptFacts, plan: CheckPlan, call: ast.Call, timeout: ast.AST | None
+) -> Iterator[Finding]:
+    """A timeout= of seconds, shorter than the time between the first and the last node's
+    start: the first ranks stop waiting for the group before the last node joins it."""
+    if plan.nodes <= 1 or plan.spec.launch != "per_process" or not isinstance(timeout, ast.Call):
+        return  # a launcher per node meets the others before it starts the ranks
+    if not dotted(timeout.func).endswith("timedelta"):
+        return
+    given = [(k.arg, k.value) for k in timeout.keywords] + [("days", a) for a in timeout.args[:1]]
+    total = 0.0
+    for unit, node in given:
+        value = plan.flow.value_at(node).value if plan.flow is not None else constant(node)
+        if unit not in _SECONDS or isinstance(value, bool) or not isinstance(value, int | float):
+            return
+        total += value * _SECONDS[unit]
+    if 0 < total < SKEW_SECONDS:
+        yield src.finding(
+            call,
+            f"timeout={ast.unparse(timeout)} ({total:g} s): Azure ML starts each of the plan's "
+            f"{plan.nodes} nodes on its own, often minutes apart, and the ranks already there "
+            "stop waiting for the group after that long: the job fails at start-up (the same "
+            "timeout also ends any collective that takes longer)",
+            "timeout=datetime.timedelta(minutes=30) (or leave it out for the default)",
+            "init_timeout_too_short",
+        )
 
 
 def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:

@@ -26,12 +26,13 @@ from tui.core.spec import JobSpec
 from tui.frameworks import registry
 from tui.planning.command import framework_args
 from tui.scripts.args import handed_elsewhere, read_parser
-from tui.scripts.argv import simulate
+from tui.scripts.argv import ABBREVIATION, simulate
 from tui.scripts.check_plan import CheckPlan, ScriptReport
 from tui.scripts.draws import draw_rules
 from tui.scripts.facts import Finding, Module, ScriptFacts, ScriptProblem
 from tui.scripts.files import file_rules
 from tui.scripts.flow import Flow
+from tui.scripts.parting import parting_rules
 from tui.scripts.rank import rank_valued
 from tui.scripts.read import MOST_BYTES, helpers, parse, read_script
 from tui.scripts.values import value_rules
@@ -99,8 +100,13 @@ def _check(
 
 def _generic(src: ScriptFacts, plan: CheckPlan) -> list[Finding]:
     """What every framework's plan is checked for: files across nodes, defaults into use, what
-    each rank draws."""
-    return [*file_rules(src, plan), *value_rules(src, plan), *draw_rules(src, plan)]
+    each rank draws, where one rank parts from the others."""
+    return [
+        *file_rules(src, plan),
+        *value_rules(src, plan),
+        *draw_rules(src, plan),
+        *parting_rules(src, plan),
+    ]
 
 
 def _new(said: list[Finding], generic: Iterable[Finding]) -> list[Finding]:
@@ -169,7 +175,13 @@ def _command_line(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         "make the script accept what the command passes (argparse's parse_known_args() "
         "leaves unknown arguments alone; a required one needs a value in the job's arguments)"
     )
-    if added and any(added.split()[0] in r for r in plan.outcome.rejected):
+    if any(ABBREVIATION in r for r in plan.outcome.rejected):
+        fix = (
+            "ArgumentParser(..., allow_abbrev=False), so that an option the parser lacks is not "
+            "read as a longer one's abbreviation; then add that option (or parse with "
+            "parse_known_args(), which leaves it alone)"
+        )
+    elif added and any(added.split()[0] in r for r in plan.outcome.rejected):
         fix += f"; {added} is what the {plan.spec.framework} plan adds: choose the framework "
         fix += "the script is written for, or read them"
     yield src.finding(

@@ -44,7 +44,7 @@ def simulate(parser: Parser, argv: Sequence[str]) -> Outcome:
                 if arg.takes != "many":
                     break
             if not values and arg.takes == "one":
-                out.rejected.append(f"{name} expects a value")
+                out.rejected.append(f"{name} expects a value" + _abbreviation(arg, name))
                 continue
             if not values:
                 out.given[arg.dest] = True
@@ -92,6 +92,17 @@ def _match(parser: Parser, name: str) -> Arg | None:
         if len(hits) == 1:
             return hits[0]
     return None
+
+
+ABBREVIATION = "an abbreviation of"
+
+
+def _abbreviation(arg: Arg, name: str) -> str:
+    """Why an option the parser does not have took a value: it starts only `arg`'s name."""
+    if any(o.replace("-", "_") == name.replace("-", "_") for o in arg.names):
+        return ""
+    full = next((o for o in arg.names if o.startswith(name)), arg.names[0])
+    return f" (the parser reads it as {ABBREVIATION} {full}, the one option it starts)"
 
 
 def _no_such(parser: Parser) -> str:

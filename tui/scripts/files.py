@@ -220,7 +220,7 @@ def _under_rank_test(src: ScriptFacts, node: ast.AST) -> bool:
     """Inside an `if` of its own function that tests which process this is."""
     current = src.parents.get(node)
     while current is not None and not isinstance(current, ast.FunctionDef | ast.Module):
-        if isinstance(current, ast.If) and _picks_one(src, current.test):
+        if isinstance(current, ast.If) and picks_one(src, current.test):
             return True
         current = src.parents.get(current)
     return False
@@ -229,7 +229,7 @@ def _under_rank_test(src: ScriptFacts, node: ast.AST) -> bool:
 _ONE_WORDS = ("main", "master", "zero", "root", "chief", "primary")
 
 
-def _picks_one(src: ScriptFacts, test: ast.AST) -> bool:
+def picks_one(src: ScriptFacts, test: ast.AST) -> bool:
     """A test that lets one process through (`rank == 0`, `is_main_process`, `not rank`), not
     one that asks whether the run is distributed at all (`local_rank != -1`)."""
     if not mentions_rank(test, src.rank_words):

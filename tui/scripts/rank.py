@@ -34,5 +34,19 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
         and (returns := [r.value for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value])
         and all(isinstance(v, ast.Compare) and mentions_rank(v) for v in returns)
     }
-    words |= tests
+    words |= tests | {name for name, value in pairs if _rank_variable(value)}
     return words | {name for name, v in pairs if dotted(v).split(".")[-1] in words and dotted(v)}
+
+
+def _rank_variable(value: ast.AST) -> bool:
+    """`int(os.environ["LOCAL_RANK"])`, `os.getenv("RANK", 0)`: the launcher's rank variable
+    itself, so that `device_id == 0` tests the rank as `local_rank == 0` does."""
+    if isinstance(value, ast.Call) and dotted(value.func) == "int" and value.args:
+        value = value.args[0]
+    if isinstance(value, ast.Subscript) and dotted(value.value).endswith("environ"):
+        key = value.slice
+    elif isinstance(value, ast.Call) and dotted(value.func).endswith(("environ.get", "getenv")):
+        key = value.args[0] if value.args else None
+    else:
+        return False
+    return isinstance(key, ast.Constant) and key.value in ("RANK", "LOCAL_RANK")
