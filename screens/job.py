@@ -46,6 +46,7 @@ from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.logs.follower import FollowerState, LogFollower, Timing
 from tui.logs.names import default_log, label, rank_logs
 from tui.logs.sources import FileSource
+from widgets.gpu_panel import GpuPanel
 from widgets.key_footer import KeyFooter
 from widgets.log_view import LogView
 from widgets.metrics_chart import MetricsPane
@@ -158,6 +159,7 @@ class JobScreen(JobKeys):
             job,
             strip=partial(self.query_one, RankStrip),
             doctor=partial(self.query_one, "#job-doctor", Static),
+            gpus=partial(self.query_one, GpuPanel),
             interval=self.status_interval,
         )
         """Every rank's log growth (the strip), and the doctor's diagnosis of a failure."""
@@ -184,6 +186,7 @@ class JobScreen(JobKeys):
         yield Static("", id="job-doctor")
         yield Static("", id="job-network")
         yield RankStrip(id="ranks")
+        yield GpuPanel(id="gpus")
         yield MetricsPane(id="metrics")
         yield StacksPanel(id="stacks")
         yield LogView(window=self._window, spool_dir=self._spool_dir, id="log")

@@ -1,5 +1,5 @@
 """`JobRanks`: the job screen's rank strip (every rank's log growth, live) and the doctor's
-diagnosis when the job fails.
+diagnosis when the job fails; beside the strip, each GPU's use (`JobGpus`).
 
 Each status interval it asks every rank log's size at a cost that does not grow with the ranks:
 local logs are `stat`ed, a backend that can list sizes in one call (`log_sizes(handle)`: Azure
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from textual.markup import escape
 from textual.widgets import Static
 
+from screens.job_gpus import JobGpus
 from screens.job_status import known_empty
 from tui.logs.names import rank_logs
 from tui.logs.rank_watch import RankWatch, SizePoller, stat_lister
@@ -28,6 +29,7 @@ from widgets.rank_strip import RankStrip
 
 if TYPE_CHECKING:
     from screens.job_links import JobLinks
+    from widgets.gpu_panel import GpuPanel
 
 HEAD_BUDGET = 32
 """HEAD requests per poll for logs that can only be asked one by one."""
@@ -38,8 +40,9 @@ DOCTOR_TAIL = 1 << 20
 class JobRanks:
     """The rank strip's polling, and the diagnosis of a failed job, for one job screen.
 
-    `strip` finds the screen's `RankStrip`, `doctor` its `#job-doctor` box; the logs' sizes are
-    asked every `interval` seconds (the screen's status interval, 0.2 s at the least)."""
+    `strip` finds the screen's `RankStrip`, `doctor` its `#job-doctor` box, `gpus` its
+    `GpuPanel`; the logs' sizes are asked every `interval` seconds (the screen's status
+    interval, 0.2 s at the least)."""
 
     def __init__(
         self,
@@ -47,11 +50,14 @@ class JobRanks:
         *,
         strip: Callable[[], RankStrip],
         doctor: Callable[[], Static],
+        gpus: Callable[[], GpuPanel],
         interval: float,
     ) -> None:
         self.job = job
         self._strip, self._doctor = strip, doctor
         self.watch = RankWatch(poll_interval=max(0.2, interval))
+        self.gpus = JobGpus(job, panel=gpus, ended=lambda: self.watch.ended, interval=interval)
+        """Each GPU's use, from the sampler's lines in the logs, shown under the strip."""
         self.diagnosis: Any = None
         """The doctor's `Diagnosis` once the job failed and its logs were read."""
         self._names: dict[int, str] = {}
@@ -65,6 +71,7 @@ class JobRanks:
 
     def start(self) -> None:
         self.job.run_worker(self._loop(), group="job-ranks", exclusive=True, exit_on_error=False)
+        self.gpus.start()
 
     def sizes(self) -> dict[str, int]:
         """Each rank log's size as the last poll found it (a log not seen yet is left out)."""

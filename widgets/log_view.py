@@ -22,6 +22,7 @@ from textual import work
 from textual.binding import Binding
 from textual.worker import get_current_worker
 
+from tui.logs.gpus import MARK as GPU_MARK
 from widgets.log_errors import index_and_find_errors
 from widgets.log_head import LogHead
 from widgets.log_search import LogSearch
@@ -74,7 +75,10 @@ class LogView(LogSearch, can_focus=True):
     # ---- feeding it ---------------------------------------------------------------------
 
     def append(self, lines: Sequence[str]) -> None:
-        """Add one batch of complete lines (call once per poll, not per line)."""
+        """Add one batch of complete lines (call once per poll, not per line). dtrain-tui's own
+        GPU sample lines are left out: the screen shows them beside the ranks instead."""
+        if any(GPU_MARK in line for line in lines):
+            lines = [line for line in lines if GPU_MARK not in line]
         if not lines or self._store.closed:
             return
         self._store.append(lines)

@@ -10,6 +10,8 @@ it at start with no change to the training script. It then:
   minutes (at most every 30 s) and, once it has not left the same place for `DTRAIN_STACKS`
   minutes, writes one marked line and every thread's stack, once per place. It never blocks
   the process's exit (a daemon thread, nothing joined);
+- in local rank 0, where `DTRAIN_GPU_SAMPLE` asks, starts the node's GPU sampler
+  (`dtrain_tui_gpus.py` beside this file);
 - then runs the `sitecustomize` that was on the path behind it, if any, as Python would have.
 
 Processes named in `DTRAIN_STACKS_SKIP` (a per-node launcher: it waits on its workers by
@@ -115,16 +117,24 @@ def _start_watch(minutes: float) -> None:
     threading.Thread(target=watch, args=(minutes,), name="dtrain-tui stacks", daemon=True).start()
 
 
+def _arm_gpus(environ) -> None:
+    """Start the node's GPU sampler (`dtrain_tui_gpus`, beside this file) where asked."""
+    if environ.get("DTRAIN_GPU_SAMPLE", "0").strip() not in ("", "0"):
+        try:
+            import dtrain_tui_gpus
+        except ImportError:  # the folder is not on the path (imported as tui.injob…)
+            return
+        dtrain_tui_gpus.arm(environ)
+
+
 def arm(environ=os.environ) -> bool:
-    """Arm the dumper as `environ` says; True when armed. Never raises."""
-    value = environ.get("DTRAIN_STACKS", "")
-    try:
-        minutes = float(value)
-    except ValueError:
-        return False
+    """Arm the dumper (and the GPU sampler) as `environ` says; True when the dumper is armed.
+    Never raises."""
     try:
         if _skipped(environ.get("DTRAIN_STACKS_SKIP", "")):
             return False
+        _arm_gpus(environ)
+        minutes = float(environ.get("DTRAIN_STACKS", ""))
         _register_signal()
         if minutes > 0:
             _start_watch(minutes)

@@ -1,9 +1,11 @@
-"""The stack dumper as part of the plan: the variables it needs in every process, and why.
+"""The in-job helpers as part of the plan: the variables they need in every process, and why.
 
-dtrain-tui's in-job helper (`tui/injob/sitecustomize.py`, standard library only) reaches each
-rank through Python's `sitecustomize` hook: the plan puts its folder first on PYTHONPATH and
-says, in DTRAIN_STACKS, after how many minutes in one place a rank prints its stacks by itself.
-`JobSpec.stacks` = 0 leaves all of it out.
+dtrain-tui's in-job helpers (`tui/injob/`, standard library only) reach each rank through
+Python's `sitecustomize` hook: the plan puts their folder first on PYTHONPATH and says, in
+DTRAIN_STACKS, after how many minutes in one place a rank prints its stacks by itself
+(`JobSpec.stacks` = 0: no dumper), and in DTRAIN_GPU_SAMPLE every how many seconds local rank 0
+of each node prints its GPUs' use (DTRAIN_NODE names the node in those lines). The job's own
+DTRAIN_GPU_SAMPLE wins (0: no sampler); with both off, nothing is added.
 
 Where the module comes from: on this machine, the installed package's own folder (nothing is
 copied; the shell's PYTHONPATH follows it). Azure ML jobs do not get it yet: nothing writes the
@@ -29,11 +31,20 @@ WHY = (
     "every rank's Python stack, and a rank stuck {minutes} min in one place prints its own "
     "(DTRAIN_STACKS). Off: stacks 0 on the Code step, or --set stacks=0."
 )
+GPU_SECONDS = 30
+"""How often a node's GPU sampler reads its GPUs unless the job's env says otherwise."""
+GPU_WHY = (
+    "GPU sampler (dtrain-tui): local rank 0 of each node reads each GPU's use and memory every "
+    "{seconds} s (NVML or nvidia-smi; where there is neither it stops without a word) and prints "
+    "one `dtrain-tui gpus:` line to its log, shown beside the rank strip and left out of the log "
+    "view (DTRAIN_GPU_SAMPLE). Off: --set env.DTRAIN_GPU_SAMPLE=0."
+)
 
 
 AZURE_NOTE = (
-    "stack dumper: on this machine only for now; on Azure ML a rank's stacks are what it "
-    "prints itself (py-spy dump --pid in the job's terminal shows one)."
+    "stack dumper and GPU sampler: on this machine only for now; on Azure ML a rank's stacks "
+    "are what it prints itself (py-spy dump --pid in the job's terminal shows one), and its "
+    "GPUs are in the job's monitoring tab."
 )
 
 
@@ -44,11 +55,20 @@ def skip_names(plan: LaunchPlan) -> str:
     return ",".join(dict.fromkeys(names))
 
 
+def gpu_seconds(plan: LaunchPlan) -> float:
+    """Seconds between a node's GPU samples: the job's own DTRAIN_GPU_SAMPLE, else 30; 0: off."""
+    value = plan.spec.env.get("DTRAIN_GPU_SAMPLE", str(GPU_SECONDS))
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        return 0.0
+
+
 def with_stacks(plan: LaunchPlan) -> LaunchPlan:
-    """`plan` with the stack dumper's variables in every node and rank, or as it was when the
-    spec turns it off (or, on Azure ML, has no code folder to carry it)."""
+    """`plan` with the in-job helpers' variables in every node and rank, or as it was when the
+    spec turns both off (or, on Azure ML, has no code folder to carry them)."""
     spec = plan.spec
-    if spec.stacks <= 0:
+    if spec.stacks <= 0 and gpu_seconds(plan) <= 0:
         return plan
     if plan.target.kind != "local":
         # Not yet carried to Azure ML: nothing writes the module into the code snapshot, and a
@@ -59,12 +79,14 @@ def with_stacks(plan: LaunchPlan) -> LaunchPlan:
 
     def rank(index: int) -> RankPlan:
         made = inner[index]
-        return dataclasses.replace(made, env=_added(made.env, values))
+        return dataclasses.replace(made, env=_added(made.env, values, made.node))
 
-    nodes = tuple(dataclasses.replace(n, env=_added(n.env, values)) for n in plan.nodes)
-    why = WHY.format(minutes=spec.stacks)
+    nodes = tuple(dataclasses.replace(n, env=_added(n.env, values, n.node)) for n in plan.nodes)
+    whys = [WHY.format(minutes=spec.stacks)] if spec.stacks > 0 else []
+    if seconds := gpu_seconds(plan):
+        whys.append(GPU_WHY.format(seconds=f"{seconds:g}"))
     return dataclasses.replace(
-        plan, nodes=nodes, ranks=Ranks(len(inner), rank), explanations=(*plan.explanations, why)
+        plan, nodes=nodes, ranks=Ranks(len(inner), rank), explanations=(*plan.explanations, *whys)
     )
 
 
@@ -75,23 +97,30 @@ def _values(plan: LaunchPlan) -> dict[str, tuple[str, str]]:
     values = {
         "PYTHONPATH": (
             f"{path}:{yours}" if yours else path,
-            "the stack dumper first" + (", yours after it" if yours else ""),
-        ),
-        "DTRAIN_STACKS": (
-            str(plan.spec.stacks),
-            "minutes in one place before a rank prints its stacks",
+            "dtrain-tui's in-job helpers first" + (", yours after it" if yours else ""),
         ),
     }
+    if plan.spec.stacks > 0:
+        values["DTRAIN_STACKS"] = (
+            str(plan.spec.stacks),
+            "minutes in one place before a rank prints its stacks",
+        )
+    if gpu_seconds(plan) and "DTRAIN_GPU_SAMPLE" not in plan.spec.env:
+        values["DTRAIN_GPU_SAMPLE"] = (str(GPU_SECONDS), "seconds between a node's GPU samples")
+    if gpu_seconds(plan):
+        values["DTRAIN_NODE"] = ("{node}", "this node's number in its GPU samples")
     skip = skip_names(plan)
     if skip:
-        values["DTRAIN_STACKS_SKIP"] = (skip, "the launcher is no rank: no dumper in it")
+        values["DTRAIN_STACKS_SKIP"] = (skip, "the launcher is no rank: no helper in it")
     return values
 
 
-def _added(env: tuple[EnvVar, ...], values: dict[str, tuple[str, str]]) -> tuple[EnvVar, ...]:
+def _added(
+    env: tuple[EnvVar, ...], values: dict[str, tuple[str, str]], node: int
+) -> tuple[EnvVar, ...]:
     built = EnvBuilder({v.name: v for v in env})
     for name, (value, _) in values.items():
-        built.set(ORIGIN, **{name: value})
+        built.set(ORIGIN, **{name: value.format(node=node)})
     out = []
     for var in built.done():
         if var.name in values and not var.note:
