@@ -23,7 +23,7 @@ from textual.widgets import Static
 from screens.job_gpus import JobGpus
 from screens.job_status import known_empty
 from tui.logs.names import rank_logs
-from tui.logs.rank_watch import RankWatch, SizePoller, stat_lister
+from tui.logs.rank_watch import RankWatch, SizePoller
 from tui.logs.sources import read_tail
 from widgets.rank_strip import RankStrip
 
@@ -118,7 +118,7 @@ class JobRanks:
         sources = self.job.sources
         paths = {n: getattr(sources[n], "path", None) for n in names.values()}
         if all(isinstance(p, Path) for p in paths.values()):
-            return SizePoller(names, lister=stat_lister(paths))
+            return SizePoller(names, lister=self._own_lister(paths))
         log_sizes = getattr(self.job.backend, "log_sizes", None)
         if log_sizes is not None:
             handle = self.job.handle
@@ -129,6 +129,18 @@ class JobRanks:
             # HEAD requests only where the backend cannot list the job's logs after all
             return SizePoller(names, sources, lister=listed, budget=HEAD_BUDGET)
         return SizePoller(names, sources, budget=HEAD_BUDGET)
+
+    def _own_lister(self, paths: dict[str, Any]) -> Any:
+        """Local logs' sizes less the GPU sampler's lines in them (those lines go to the GPU
+        panel): only what a rank printed itself counts as its log growing."""
+        files, by_path = self.gpus.files, {str(p): name for name, p in paths.items()}
+
+        async def listed() -> dict[str, int]:
+            self.gpus.watch.feed(await asyncio.to_thread(files.read, list(by_path)))
+            own = files.own_sizes()
+            return {by_path[p]: size for p, size in own.items() if p in by_path}
+
+        return listed
 
     def job_ended(self, status: Any) -> None:
         """The job is over: the strip stops flagging; a failure is diagnosed."""

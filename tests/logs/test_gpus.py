@@ -83,6 +83,24 @@ def test_the_files_are_read_from_where_the_last_read_ended(tmp_path):
     assert files.read([str(log)]) == []
 
 
+def test_a_rank_whose_log_grows_only_by_samples_has_not_grown(tmp_path):
+    # local rank 0 hung in a collective: its sampler thread still writes a line every 30 s, and
+    # the rank strip (fed `own_sizes`) must see a silent rank, not a growing one
+    log = tmp_path / "std_log_process_0.txt"
+    log.write_text("epoch 1 loss 0.5\n")
+    files = SampleFiles()
+    files.read([str(log)])
+    before = files.own_sizes()[str(log)]
+    with log.open("a") as f:
+        f.write("\n".join(_lines({0: [0, 0, 0]})) + "\n")
+    files.read([str(log)])
+    assert files.own_sizes()[str(log)] == before
+    with log.open("a") as f:  # a progress bar's update, no newline yet: the rank's own bytes
+        f.write("\r 40%|####      | 4/10")
+    files.read([str(log)])
+    assert files.own_sizes()[str(log)] > before
+
+
 def test_the_progress_parser_finds_no_metric_in_sample_lines():
     lines = _lines({0: list(range(50, 90, 2)), 1: list(range(90, 50, -2))})
     assert all(parse_line(text) is None for text in lines)

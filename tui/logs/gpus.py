@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import threading
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -194,30 +195,45 @@ TAIL = 1 << 20
 
 class SampleFiles:
     """Reads the sample lines of logs on this machine, each file from where it was last read
-    (a `bytes.find` for the mark over the new bytes only)."""
+    (a `bytes.find` for the mark over the new bytes only), and counts their bytes, so a rank's
+    own output can be told from the sampler's (`own_sizes`). Safe to call from two threads."""
 
     def __init__(self, tail: int = TAIL) -> None:
         self.tail = tail
         self._offsets: dict[str, int] = {}
+        self._sizes: dict[str, int] = {}
+        self._marked: dict[str, int] = {}
+        self._lock = threading.Lock()
 
     def read(self, paths: Iterable[str]) -> list[str]:
         """The complete sample lines written to `paths` since the last read."""
         lines: list[str] = []
-        for path in paths:
-            try:
-                with open(path, "rb") as f:
-                    size = f.seek(0, 2)
-                    start = self._offsets.get(path, max(0, size - self.tail))
-                    if size < start:  # rewritten from the start
-                        start = 0
-                    f.seek(start)
-                    data = f.read(size - start)
-            except OSError:
-                continue
-            end = data.rfind(b"\n") + 1
-            self._offsets[path] = start + end
-            lines += _marked(data[:end])
+        with self._lock:
+            for path in paths:
+                try:
+                    with open(path, "rb") as f:
+                        size = f.seek(0, 2)
+                        start = self._offsets.get(path, max(0, size - self.tail))
+                        if size < start:  # rewritten from the start
+                            start, self._marked[path] = 0, 0
+                        f.seek(start)
+                        data = f.read(size - start)
+                except OSError:
+                    continue
+                end = data.rfind(b"\n") + 1
+                self._offsets[path], self._sizes[path] = start + end, size
+                new = _marked(data[:end])
+                self._marked[path] = self._marked.get(path, 0) + sum(
+                    len(line.encode("utf-8", "replace")) + 1 for line in new
+                )
+                lines += new
         return lines
+
+    def own_sizes(self) -> dict[str, int]:
+        """Each log's size, as last read, less the sample lines in it: the bytes its rank wrote
+        (a hung rank's log must not grow by the sampler's line every 30 s)."""
+        with self._lock:
+            return {p: size - self._marked.get(p, 0) for p, size in self._sizes.items()}
 
 
 def _marked(data: bytes) -> list[str]:
