@@ -41,22 +41,24 @@ class JobKeys(Screen[None]):
     """The keys of the job screen; `JobScreen` supplies the job, its logs and `open_log()`."""
 
     BINDINGS: ClassVar = [
+        # In the footer's order, what matters most for a job first (a narrow footer cuts the
+        # rest at the right; every key is in the help and the palette)
         Binding("escape", "back", "Back"),
+        Binding("c", "cancel_job", "Cancel"),
+        Binding("S", "stacks", "Stacks"),  # a hang's answer
+        Binding("m", "toggle_metrics", "Metrics"),
         Binding("f", "toggle_follow", "Follow"),
         Binding("slash", "ask('search')", "Search"),
         Binding("n", "next_match(True)", "Next match", group=_MATCH),
         Binding("N", "next_match(False)", "Previous match", group=_MATCH),
-        Binding("ampersand", "ask('filter')", "Filter"),
         Binding("e", "next_error(True)", "Next error", group=_ERROR),
         Binding("E", "next_error(False)", "Previous error", group=_ERROR),
         Binding("left_square_bracket", "step_rank(-1)", "Previous rank", group=_RANK),
         Binding("right_square_bracket", "step_rank(1)", "Next rank", group=_RANK),
-        Binding("S", "stacks", "Stacks"),  # a hang's answer: ahead of the keys a footer cuts first
         Binding("l", "pick_log", "Logs"),
-        Binding("w", "toggle_wrap", "Wrap"),
-        Binding("m", "toggle_metrics", "Metrics"),
+        Binding("ampersand", "ask('filter')", "Filter"),
         Binding("s", "save", "Save"),
-        Binding("c", "cancel_job", "Cancel"),
+        Binding("w", "toggle_wrap", "Wrap"),
         # less and k9s habits: q leaves, j/k a line, g/G the ends, ctrl+d/u half a page
         Binding("q", "leave", "Leave", show=False),
         Binding("j,down", "scroll(1)", "Line down", show=False),
