@@ -194,9 +194,11 @@ def test_the_corpus_is_large_real_and_split_by_stream() -> None:
     # 98.0/100/99.6 and test 90.1/83.0/96.0; the fifth, on a dev half grown by the fresh set
     # of 2026-11-27, dev 98.7/99.6/99.8 and test 90.1/87.9/96.0; the sixth, on a dev half grown
     # by the second fresh set (2026-11-27b), dev 99.1/99.8/99.8; the seventh, on a dev half
-    # grown by the third (2026-11-27c), dev 99.3/99.8/99.9 and test 90.1/88.3/96.0 (scores.md):
-    # set a bit under, so a regression shows.
-    [("dev", 99.2, 99.7, 99.8, 0), ("test", 89.5, 88.0, 95.5, 3)],
+    # grown by the third (2026-11-27c), dev 99.3/99.8/99.9 and test 90.1/88.3/96.0; the eighth,
+    # grown by the fourth (2026-11-27d), dev 99.3/99.8/99.9 and test 90.1/88.3/96.0 with 2 (was
+    # 3) test lines read as a loss they do not print (scores.md): set a bit under, so a
+    # regression shows.
+    [("dev", 99.3, 99.7, 99.8, 0), ("test", 89.5, 88.0, 95.5, 2)],
 )
 def test_the_corpus_is_read_right(
     half: str, loss: float, step: float, epoch: float, false_loss: int
@@ -205,7 +207,7 @@ def test_the_corpus_is_read_right(
     assert score.loss_pct >= loss, score.summary()
     assert score.step_pct >= step, score.summary()
     assert score.epoch_pct >= epoch, score.summary()
-    # the goal is no validation line read as training loss on either half; the test half has 3
+    # the goal is no validation line read as training loss on either half; the test half has 2
     assert score.false_loss <= false_loss, score.summary()
 
 

@@ -17,11 +17,11 @@ from tui.logs import progress_names as names
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
 NUM_SPAN = re.compile(NUM, re.IGNORECASE)
 _PAIR = re.compile(
-    r"(?<![\w.@\\-])(?<![^\d]/)"
+    r"(?:(?<![\w.@\\-])|(?<=\d_))(?<![^\d]/)"
     r"(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
     r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
     rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+))?"
-    r"(?!\.\d|[a-z0-9_]|:\d|/(?![A-Za-z_]\w*=))",
+    r"(?!\.\d|[a-z0-9]|_(?![a-z]+:)|:\d|/(?![A-Za-z_]\w*=))",
     re.IGNORECASE,
 )
 _DOUBLE = re.compile(
@@ -93,6 +93,14 @@ GLUED_BAR = re.compile(
 )
 """A bar another logger's line was glued to, with no line break between them (`… 1.65s/it]/home/…
 /pin_memory.py:57: DeprecationWarning: …`): the bar up to its closing bracket."""
+_NEXT_VALUE = re.compile(rf"(?:(?P<colon>:)\s*|\s+)(?P<value>{NUM})(?![\w.%/:(\[])", re.IGNORECASE)
+"""A second bare number right after a key's first (`Train loss 3 9.564240`, `Validation loss
+0: 37.06`): which of the two the key names, one line cannot say (after a `:`: the second)."""
+_TIME_UNIT = re.compile(r"\s?(?:s|secs?|seconds|ms|min|h|hrs?)\b", re.IGNORECASE)
+"""A value in seconds, minutes or hours (`batch_cost: 1.75327 sec`) is a time, no metric."""
+_EXTRA = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt")
+"""Words that qualify a counter's key without changing which counter it is (`global_step`)."""
+_THOUSANDS = re.compile(r"(?:,\d{3})+(?![\d.])")
 WORD = re.compile(r"[A-Za-z]+")
 _DICT_MAX = 8_000
 _DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
@@ -116,6 +124,8 @@ class Found:
     structured: bool = False  # any key is a metric (dict, postfix, table)
     evaluating: bool = False
     inverted: bool = False  # a bar's rate is printed as s/it
+    unsure: list[tuple[str, float, float, str, Span, Span]] = field(default_factory=list)
+    """`key N value` pairs: the key, the two numbers, the note, their spans (`_NEXT_VALUE`)."""
 
     def count(self, rank: int, step: int, total: int | None, position: bool = False,
               spans: tuple[Span, Span] = (None, None)) -> None:  # fmt: skip
@@ -166,9 +176,11 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
     if text.lstrip()[:1].isdigit() and text.count(",") >= 2 and _values_first(text, found, offset):
         return
     if text[:1] == "|" and (m := _BORDERED.match(text)) is not None:
-        key, value = m["key"], m["value"]
+        key, value, words = m["key"], m["value"], names.words_of(m["key"])
         spans = (_at(m, "value", offset), None)
-        if counter(names.words_of(key), key, value, None, found, "", spans):
+        if len(words) == 3 and words[0] == "total" and words[2] == "steps" and _own(words[1]):
+            words = ("total", "timesteps")  # a logger's table of values so far (`total_env_steps`)
+        if counter(words, key, value, None, found, "", spans):
             return
         name = names.metric_name(key)
         # One key a line: a part of a loss (`LossPi`) or an episode statistic alone on its
@@ -183,12 +195,68 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         words = names.words_of(key)
         note = (m["note"] or "").lower()
         spans = (_at(m, "value", offset), _at(m, "total", offset))
+        t = _THOUSANDS.match(text, m.end()) if value.isdigit() and value[0] != "0" else None
+        if t and counter(words, key, value + t[0].replace(",", ""), total, found, note):
+            continue  # `iter:   8,600`: a count with thousands commas (no span holds it)
         if counter(words, key, value, total, found, note, spans):
             continue
         if total is not None:
             continue  # `acc: 51089/65281`: a count, not a metric
+        if _TIME_UNIT.match(m["unit"] or "") or _TIME_UNIT.match(text, m.end()):
+            key = f"{key} sec"  # a time: bookkeeping (tui/logs/progress_names.py)
         value_n = number(value)
+        if value_n is not None and (after := _NEXT_VALUE.match(text, m.end())) is not None:
+            _two_values(key, value_n, after, found, note, (spans[0], _at(after, "value", offset)))
+            continue
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
+
+
+def _two_values(key: str, first: float, after: re.Match, found: Found, note: str,
+                spans: tuple[Span, Span]) -> None:  # fmt: skip
+    """`key N: value` (the colon binds the value; N, a whole number, is the count it is at),
+    else `key N value`: held as unsure, for the stream to prove (tui/logs/progress_line.py)."""
+    second = number(after["value"])
+    if second is None:
+        return
+    if after["colon"] is None:
+        found.unsure.append((key, first, second, note, *spans))
+    elif first.is_integer() and first >= 0:
+        found.count(8, int(first), None, spans=(spans[0], None))
+        found.pairs.append((key, second, note, spans[1]))
+
+
+def prove_counts(found: Found, counts: dict[str, float], line: str) -> None:
+    """`key N value` (`Train loss 3 9.564240 Grad Norm 13.827114`): N is the count the line is
+    at and the value the key's once proven, else neither is read. Proven by the stream (N a
+    whole number above the last line's N for that key, the value not whole: a loss that counts
+    up in whole numbers is none; `counts` holds each key's last N) or by the line's format (N
+    printed with no point, the value with as many decimals as another metric of the line)."""
+    for key, first, second, note, at, span in found.unsure:
+        last = counts.get(key)
+        if len(counts) < 64 or last is not None:
+            counts[key] = first
+        stream = last is not None and first > last and not second.is_integer()
+        if not first.is_integer() or not (stream or _same_format(line, at, span, found)):
+            continue
+        found.count(8, int(first), None, spans=(at, None))
+        found.pairs.append((key, second, note, span))
+
+
+def _same_format(line: str, at: Span, span: Span, found: Found) -> bool:
+    """The number at `at` has no point, and the one at `span` as many decimals as a metric's."""
+    if at is None or span is None or "." in line[at[0] : at[1]]:
+        return False
+    decimals = _decimals(line[span[0] : span[1]])
+    return decimals > 0 and any(
+        s is not None and _decimals(line[s[0] : s[1]]) == decimals for *_, s in found.pairs
+    )
+
+
+def _decimals(text: str) -> int:
+    """Digits after the point of a number printed plainly (0: none, or an exponent)."""
+    if "." not in text or "e" in text or "E" in text:
+        return 0
+    return len(text) - text.index(".") - 1
 
 
 def _unit_count(m: re.Match, found: Found, offset: int) -> None:
@@ -247,11 +315,13 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
         if any(w in names.EVAL_WORDS for w in WORD.findall(note)):
             found.evaluating = True  # Epoch(val) [5][1550/5000]
         return True
+    if words == ("i",) and total is not None:
+        words = ("iter",)  # `i = 822990 / 973300`: a loop's index, of its total
     rank = None
-    extra = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt")
+    extra = _EXTRA
     # `env_step=50000`: a counter of steps of its own kind, under a named global step
-    own = len(words) == 2 and words[1] == "step" and words[0] not in extra
-    if own and words[0] not in names.BOOKKEEPING and words[0] not in names.EVAL_WORDS:
+    own = len(words) == 2 and words[1] == "step" and _own(words[0])
+    if own:
         words = ("step",)
     for word in words:
         if word in names.STEP_KEYS and rank is None:
@@ -266,12 +336,20 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
         rank = 4
     elif own and words == ("step",):
         rank = 3
+    elif "global" in words and found.total is not None and total is None:
+        rank = -1  # `STEP: 24/352 -- GLOBAL_STEP: 244300`: the global count, not the epoch's i/n
     count = number(value)
     if count is None or count < 0 or not float(count).is_integer():
         return True
     # a batch counts within its epoch (`[Epoch 4] Batch 10/126`, `Epoch[0] Batch [9100]`)
     found.count(rank, int(count), int(total) if total else None, rank == 9, spans)
     return True
+
+
+def _own(word: str) -> bool:
+    """`word` names a kind of step of its own (`env` of `env_step`): no qualifier, bookkeeping
+    or evaluation word."""
+    return word not in _EXTRA and word not in names.BOOKKEEPING and word not in names.EVAL_WORDS
 
 
 def number(text: str) -> float | None:
@@ -317,130 +395,4 @@ def dict_fields(line: str) -> Found | None:
         found.pairs.append((key, float(raw), "", place))
     if not found.pairs and found.step is None:
         return None
-    return found
-
-
-_COLUMN_GAP = re.compile(r"\s{2,}")
-_HEAD_TOKEN = re.compile(r"^(?:[A-Za-z][\w()./-]*|%)$")
-_HEAD_CELL = re.compile(r"^[A-Za-z][\w()./-]*(?: [A-Za-z(][\w()./-]*){0,3}$")
-"""A bar-separated column's name: up to four words (`Elapsed Time (seconds)`)."""
-
-
-@dataclass(slots=True)
-class Header:
-    """A table's column names, printed once before its rows: by word (`Epoch GPU_mem box_loss`)
-    and by gap (`Itn.  Dep Loss  NER Loss`: a name of two words between wide gaps)."""
-
-    tokens: list[str]
-    columns: list[str]
-    epoch: bool
-    """An epoch column: its rows may trail a bar (`3/30 13.1G 1.5 … 576: 100%|███| 8/8`)."""
-    sep: str | None = None
-    """Cells between commas (`Epoch ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`) or bars (`Step |
-    Training Loss | Validation Loss`, `| Iteration | Training Loss |`): a row's too."""
-
-
-def is_header(line: str) -> Header | None:
-    """Column names with no number, one a loss: `Epoch GPU_mem box_loss cls_loss … Size`,
-    `LOSS  P  R  F`, `Itn.  Dep Loss  NER Loss  UAS …`; a row under it is read by its header."""
-    if "," in line or "|" in line:
-        return _cells_header(line, "," if "," in line else "|")
-    tokens = line.split()
-    if not 2 <= len(tokens) <= 24 or not all(_HEAD_TOKEN.match(t) for t in tokens):
-        return None
-    low = [t.lower() for t in tokens]
-    epoch = "epoch" in low
-    if epoch and any("loss" in t or t in ("total", "box", "obj", "cls") for t in low):
-        return Header(tokens, tokens, True)
-    if not any(names.is_loss(t) for t in low):
-        return None
-    return Header(tokens, _COLUMN_GAP.split(line.strip()), False)
-
-
-def _cells(line: str, sep: str) -> list[str]:
-    """A line's cells between `sep`s (a bordered row's outer bars are no cells)."""
-    line = line.strip()
-    if sep == "|":
-        line = line.removeprefix("|").removesuffix("|")
-    return [cell.strip() for cell in line.split(sep)]
-
-
-def _cells_header(line: str, sep: str) -> Header | None:
-    """Names between commas or bars, three or more, one of them a counter or a loss (`Epoch
-    ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`: a CSV log a trainer appends a row to; `| Iteration
-    | Training Loss | Elapsed Time (seconds) |`: a table a trainer or a notebook draws)."""
-    cells = _cells(line, sep)
-    head = _HEAD_TOKEN if sep == "," else _HEAD_CELL
-    if not 3 <= len(cells) <= 24 or not all(head.match(c) for c in cells):
-        return None
-    low = [c.lower() for c in cells]
-    if not any(c in names.EPOCH_KEYS or c in names.STEP_KEYS or names.is_loss(c) for c in low):
-        return None
-    return Header(cells, cells, False, sep=sep)
-
-
-def _cells_row(line: str, header: Header, sep: str) -> Found | None:
-    """A row of as many cells between `sep`s as `header` has names; a cell that is no number
-    (a time, an empty cell, `[0.001]`) is left out."""
-    cells = _cells(line, sep)
-    if len(cells) != len(header.tokens):
-        return None
-    found = Found(structured=True)
-    for name, cell in zip(header.tokens, cells, strict=True):
-        if (value := number(cell.strip())) is None:
-            continue
-        if not counter(names.words_of(name), name, cell.strip(), None, found, ""):
-            found.pairs.append((name, value, "", None))
-    return found if found.pairs or found.epoch is not None or found.step is not None else None
-
-
-def table_row(line: str, header: Header) -> Found | None:
-    """A row under `header`: each number is its column's (a counter's, or a metric's)."""
-    if header.sep is not None:
-        return _cells_row(line, header, header.sep)
-    if not header.epoch:
-        return _plain_row(line.split(), header)
-    tokens = line.split()
-    if len(tokens) < len(header.tokens):
-        return None
-    found = Found(structured=True)
-    numbers = 0
-    for name, token in zip(header.tokens, tokens, strict=False):
-        token = token.rstrip(":")
-        low = name.lower()
-        if low == "epoch":
-            e, _, es = token.partition("/")
-            if not e.isdigit():
-                return None
-            found.epoch = float(e)
-            found.epochs = int(es) if es.isdigit() else None
-            continue
-        if (value := number(token)) is None:
-            continue
-        numbers += 1
-        found.pairs.append((name, value, "", None))
-    if numbers < 2 or found.epoch is None:
-        return None
-    rest = line.split(maxsplit=len(header.tokens))[-1] if len(tokens) > len(header.tokens) else ""
-    if (m := BAR.search(rest)) is not None:
-        found.count(7, int(float(m["n"])), int(float(m["total"])), position=True)
-    return found
-
-
-def _plain_row(tokens: list[str], header: Header) -> Found | None:
-    """A row of numbers only, one under each column (by word, else by gap); a row of another
-    width, or with a word in it, is not the table's."""
-    if len(tokens) == len(header.tokens):
-        columns = header.tokens
-    elif len(tokens) == len(header.columns):
-        columns = header.columns
-    else:
-        return None
-    values = [number(token) for token in tokens]
-    if None in values:
-        return None
-    found = Found(structured=True)
-    for name, token, value in zip(columns, tokens, values, strict=True):
-        if not counter(names.words_of(name), name, token, None, found, ""):
-            found.pairs.append((name, value, "", None))
     return found

@@ -8,12 +8,16 @@ structure, never by a pattern per trainer:
   `Batch i/n`, a `label: N [i/n]`, a round leading the pairs (`[N] train-rmse:…`, `N | loss …`,
   `N:\tlearn: …`), a counter a sentence is at or announces (`… at step N`, `at N epochs`,
   `N epochs completed`, `Start epoch N`, `Ending global_step: N`), a count named by its unit
-  (`i/ n batches`, a `| N updates |` cell), a step of its own kind (`env_step=N`);
+  (`i/ n batches`, a `| N updates |` cell), a step of its own kind (`env_step=N`), a global
+  count over an epoch's `i/n` (`STEP: 24/352 -- GLOBAL_STEP: 244300`), `i = N / M`, a count
+  glued by `_` (`Epoch: 999_Iter:61`) or with thousands commas (`iter: 8,600`);
 - key–value pairs: `k=v`, `k: v`, `k v` between `|`, `,`, `;`, tabs, ` - ` or a `/` after a
   value (`epoch=0/global_step=10`), multi-word keys (`lm loss`, `Tot Loss`, `training's
   binary_logloss`), a running average after the value (`loss: 0.0276 (0.0302)`), cells of a
   value then its name (`11.8750 loss, 1e-12 LR`); keys that name only the data set (`learn: …
-  test: …`) are the loss on each;
+  test: …`) are the loss on each; a value in seconds is a time (`batch_cost: 0.29 sec`); a
+  key before two bare numbers (`Train loss 3 9.564240`) names the second, the first its count,
+  only where the stream or the line's format proves it (`prove_counts`), else neither is read;
 - a dict or JSON object (numbers may be strings: `"loss": "3.097"`);
 - a tqdm bar: its description (`Epoch 3`, `Validation DataLoader 0`), `n/total`, rate, postfix
   (another logger's line glued after its bracket aside);
@@ -43,12 +47,11 @@ from tui.logs.progress_fields import (
     GLUED_BAR,
     WORD,
     Found,
-    Header,
     dict_fields,
-    is_header,
-    table_row,
+    prove_counts,
     text_fields,
 )
+from tui.logs.progress_table import Header, is_header, table_row
 from tui.logs.progress_time import clock, stamp
 
 _LEAD_COUNT = re.compile(r"^\s*(?P<i>\d+)/(?P<n>\d+)\s+(?:\[|━|-\s)")
@@ -163,7 +166,7 @@ class Progress:
 class StreamState:
     """What a log stream said before this line: a table header, an evaluation phase, the epoch."""
 
-    __slots__ = ("column", "epoch", "evaluating", "found", "header", "shift")
+    __slots__ = ("column", "counts", "epoch", "evaluating", "found", "header", "shift")
 
     def __init__(self) -> None:
         self.header: Header | None = None
@@ -173,8 +176,10 @@ class StreamState:
         """The fields of the last line read, with where their numbers stood."""
         self.shift: int | None = None
         """How far the last line's fields are from its start (None: escape codes were cut)."""
-        self.column: int | None = None
-        """Where the last line's `:` stood, if it was one `key: value` and no more."""
+        self.column: tuple[int | None, str | None] | None = None
+        """Where the last line's `:` stood and its bullet, if it was one `key: value` alone."""
+        self.counts: dict[str, float] = {}
+        """The first of a key's two bare numbers (`Train loss 3 9.56`), by key, last line."""
 
 
 def read_line(line: str, state: StreamState | None = None) -> Progress | None:
@@ -282,6 +287,8 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
 
 
 def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Progress | None:
+    if found.unsure and state is not None:
+        prove_counts(found, state.counts, line)
     sets = _set_keys(found)
     evaluating = found.evaluating or _eval_lead(line, found, sets)
     has_counter = found.step is not None or found.epoch is not None
@@ -304,7 +311,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
             name = "val_loss" if name in names.EVAL_WORDS else "loss"
         if name in names.EVAL_WORDS and previous:
             name = f"{name}_{previous}"  # `loss train: 2.8, val: 2.9`: val of the same measure
-        if not (found.structured or kind == "table" or names.is_known(name)):
+        if not (found.structured or kind == "table" or names.is_known(name) or name == "total"):
             continue
         previous = "_".join(w for w in names.words_of(name) if w not in names.TRAIN_WORDS
                             and w not in names.EVAL_WORDS)  # fmt: skip
@@ -315,7 +322,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         seen_loss = seen_loss or names.is_loss(name)
         if math.isfinite(value) and name not in values:
             values[name], spans[name] = value, span
-    if found.step_rank == 5 and not seen_loss:
+    if found.step_rank == 5 and not seen_loss and found.epoch is None:
         found.step = found.total = None  # `Total optimization steps = 564`: a setting
     if found.step_rank == 8 and not values:
         found.step = found.total = None  # a number leading no metric (`[3] Loading …`)
@@ -324,6 +331,9 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         loss_name = None  # one objective of a report printed a metric a line: not the total
     if loss_name is None and kind != "table":
         loss_name = names.pick_train_error(values, _train_lead(line))
+    total = values.pop("total", None) if kind != "table" and not found.structured else None
+    if loss_name is None and total is not None and names.parts_total(values) is not None:
+        loss_name, values["total"] = "total", total  # `G loss 0.1 D loss 0.2 Total: 0.3`
     if loss_name is None and kind == "table":
         total = next((v for n, v in values.items() if n.lower() == "total"), None)
         values.pop("total", None) if total is not None else None
@@ -360,17 +370,25 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
 
 
 def _aligned(line: str, found: Found, state: StreamState | None) -> bool:
-    """The line is one `key: value` whose `:` stands where the last line's did: a report
-    printed a metric a line, aligned (`      Learning time: 0.060s` over `    Mean value loss:
-    19.66`); a part of the loss alone on such a line (its value, surrogate, entropy loss) may
-    be one objective of several, and which of them, if any, is the total the line cannot say."""
+    """The line is one `key: value` whose `:` stands where the last line's did, or whose bullet
+    (the marks before its key, no word) is the last line's: a report printed a metric a line
+    (`      Learning time: 0.060s` over `    Mean value loss: 19.66`; `| > G_gen_loss: 16.55`
+    under `| > G_l1_spec_loss: 0.37`); a part of the loss alone on such a line may be one
+    objective of several, and which of them, if any, is the total the line cannot say."""
     if state is None:
         return False
-    column = None
-    if state.shift is not None and len(found.pairs) == 1 and ":" in line:
-        column = state.shift + line.find(":")
-    aligned, state.column = column is not None and column == state.column, column
-    return aligned
+    mark = None
+    if len(found.pairs) == 1 and ":" in line:
+        bullet = line[: max(line.find(found.pairs[0][0]), 0)].strip()
+        bullet = bullet if bullet and not any(c.isalnum() for c in bullet) else None
+        column = state.shift + line.find(":") if state.shift is not None else None
+        mark = (column, bullet)
+    last, state.column = state.column, mark
+    if mark is None or last is None:
+        return False
+    return (mark[0] is not None and mark[0] == last[0]) or (
+        mark[1] is not None and mark[1] == last[1]
+    )
 
 
 def _lone_part(name: str | None, values: dict[str, float], found: Found) -> bool:

@@ -197,9 +197,13 @@ def pick_val_loss(values: dict[str, float]) -> str | None:
 
 
 def parts_total(values: dict[str, float]) -> float | None:
-    """The sum of a table row's loss columns (what a trainer that prints only parts minimises)."""
-    parts = [v for n, v in values.items() if not is_eval(n) and is_loss(n)]
-    return math.fsum(parts) if len(parts) >= 2 else None
+    """The sum of a table row's loss columns (what a trainer that prints only parts minimises).
+    None where a part is an entropy's (`average_loss_entropy`): an entropy bonus enters the
+    objective with a sign and a weight the row does not print, so no plain sum is its total."""
+    parts = [n for n in values if not is_eval(n) and is_loss(n)]
+    if len(parts) < 2 or any("entropy" in words_of(n) for n in parts):
+        return None
+    return math.fsum(values[n] for n in parts)
 
 
 def finite(value: float) -> float | None:

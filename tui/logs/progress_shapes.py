@@ -33,7 +33,7 @@ orders has thousands of shapes, each read in full until remembered: `dtrain-tui 
 reading one stream, lets its cache hold `MANY_SHAPES`."""
 MANY_SHAPES = 1 << 15
 _FULL = object()  # a shape that is always read in full
-_KEY_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+")
+_KEY_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+|(?<=@)\d+(?:\.\d+)?")
 
 
 class _Plan:
@@ -80,8 +80,8 @@ class _Plan:
             self.epoch = place(spans.get("epoch"), p.epoch)
         where = found.value_spans
         self.values = [(name, place(where.get(name), v)) for name, v in p.values.items()]
-        # Digits inside a key (`s0.loss_cls`, `lr_0`) are no numbers: the shape masks them too,
-        # so a line of this shape is read from the plan only where they are the same.
+        # Digits inside a key (`s0.loss_cls`, `lr_0`, `mAP@0.5`) are no numbers: the shape masks
+        # them too, so a line of this shape is read from the plan only where they are the same.
         self.fixed = _fixed(line)
         self.fixed_bytes = _in_bytes(line, self.fixed)
         self.is_ascii = line.isascii()
