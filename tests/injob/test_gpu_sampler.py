@@ -26,22 +26,26 @@ sys.stdout.write(open(os.environ["FAKE_SMI_CSV"]).read())
 """
 
 # The rank: says whether the sampler's thread runs, then waits (at most 30 s) until the fake
-# nvidia-smi has been asked `wanted` times, or, with no nvidia-smi, until the sampler has ended.
+# nvidia-smi has been asked more than `wanted` times (so `wanted` samples were written: each is
+# written before the next call), or, with no nvidia-smi, until the sampler has ended.
 RANK = textwrap.dedent(
     """
     import os, sys, threading, time
     wanted = int(sys.argv[1])
     sampler = next((t for t in threading.enumerate() if t.name == "dtrain-tui gpus"), None)
-    print("sampler" if sampler else "no sampler", os.environ.get("DTRAIN_GPU_SAMPLE"), flush=True)
+    # armed: it took the node's name (its thread may already have ended, with no nvidia-smi)
+    armed = bool(getattr(sys.modules.get("dtrain_tui_gpus"), "_HELD", None))
+    print("sampler" if armed else "no sampler", os.environ.get("DTRAIN_GPU_SAMPLE"), flush=True)
     calls = os.environ["FAKE_SMI_CALLS"]
     deadline = time.monotonic() + 30
     while sampler and wanted and time.monotonic() < deadline:
-        if os.path.exists(calls) and len(open(calls).read().splitlines()) >= wanted:
+        if os.path.exists(calls) and len(open(calls).read().splitlines()) > wanted:
             break
         time.sleep(0.02)
-    if sampler and not wanted:
-        sampler.join(30)
-        print("ended" if not sampler.is_alive() else "still running", flush=True)
+    if armed and not wanted:
+        if sampler:
+            sampler.join(30)
+        print("still running" if sampler and sampler.is_alive() else "ended", flush=True)
     """
 )
 
@@ -71,15 +75,16 @@ def _run(tmp_path: Path, env: dict[str, str], csv: str | None, wanted: int, prog
             "FAKE_SMI_CSV": str(SMI / csv) if csv else "",
         }
     )
-    return subprocess.run([sys.executable, str(script), str(wanted)], env=run_env,
+    # in its own folder, as each node's ranks run: the node's sampler is one per folder
+    return subprocess.run([sys.executable, str(script), str(wanted)], env=run_env, cwd=tmp_path,
                           capture_output=True, text=True, timeout=60)  # fmt: skip
 
 
 def test_local_rank_0_writes_one_marked_line_per_sample_of_every_gpu(tmp_path):
     done = _run(tmp_path, _rank_env(2), "two_gpus.csv", wanted=3)
     assert done.returncode == 0, done.stderr
-    # The rank's children get no second sampler on the node.
-    assert done.stdout.splitlines()[0] == "sampler 0"
+    # The plan's variable stays as the plan set it (the sampler adds nothing to the environment).
+    assert done.stdout.splitlines()[0] == "sampler 0.05"
     samples = [parse(line) for line in done.stderr.splitlines() if is_sample(line)]
     assert len(samples) >= 3 and all(samples)
     assert {s.node for s in samples} == {"1"}  # rank 2 is node 1's local rank 0
@@ -107,7 +112,7 @@ def test_other_local_ranks_and_the_launcher_run_no_sampler(tmp_path):
 def test_no_nvidia_smi_no_word_and_the_sampler_ends(tmp_path):
     done = _run(tmp_path, _rank_env(0), None, wanted=0)
     assert done.returncode == 0
-    assert done.stdout.splitlines() == ["sampler 0", "ended"]
+    assert done.stdout.splitlines() == ["sampler 0.05", "ended"]
     assert not any(is_sample(line) for line in done.stderr.splitlines()), done.stderr
 
 
@@ -132,3 +137,21 @@ def test_the_plan_shows_the_sampler_who_sets_it_and_how_to_turn_it_off():
     # The stack dumper off, the sampler on: the module still reaches the ranks, unarmed.
     alone = plan(spec.with_changes(stacks=0), Target.local()).ranks[0].env_dict()
     assert "DTRAIN_STACKS" not in alone and alone["DTRAIN_GPU_SAMPLE"] == "30"
+
+
+def test_one_process_per_node_samples_whatever_the_rank_starts(tmp_path, monkeypatch):
+    # A rank's script that starts Python processes of its own (local rank 0 inherited): the
+    # node's name, not an environment variable, keeps them from sampling the node again.
+    monkeypatch.chdir(tmp_path)
+    claim = "import sys, tui.injob.dtrain_tui_gpus as g; print(g._claim(sys.argv[1]))"
+    first = subprocess.Popen([sys.executable, "-c", claim + "; sys.stdin.read()", "0"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert first.stdout.readline().strip() == "True"
+        again = subprocess.run([sys.executable, "-c", claim, "0"], capture_output=True, text=True)
+        other = subprocess.run([sys.executable, "-c", claim, "1"], capture_output=True, text=True)
+        assert (again.stdout.strip(), other.stdout.strip()) == ("False", "True")
+    finally:
+        first.communicate("", timeout=30)
+    after = subprocess.run([sys.executable, "-c", claim, "0"], capture_output=True, text=True)
+    assert after.stdout.strip() == "True"  # the lock went with the process

@@ -9,9 +9,12 @@ writes one marked line to the rank's stderr, its own log, which the app already 
 (`index:utilisation %,memory used/total MiB`; `-` where the GPU does not say). Where there is
 neither NVML nor `nvidia-smi`, or the first reading fails, it stops without a word.
 `tui.logs.gpus` reads the lines back; the job screen's log view and progress parser leave them
-out. The rank's children inherit `DTRAIN_GPU_SAMPLE=0`, so a script that starts Python
-processes of its own gets no second sampler on the node. Standard library only; nothing here
-raises into the rank, and the thread never holds the process's exit.
+out. One process per node samples: it holds a name (an abstract Unix socket, named from the node
+and the working folder, which is the node's own) for its life, so a script that starts Python
+processes of its own gets no second sampler; nothing is added to any process's environment and
+nothing is left on disk.
+Standard library only; nothing here raises into the rank, and the thread never holds the
+process's exit.
 """
 
 from __future__ import annotations
@@ -51,6 +54,31 @@ def node_name(environ=os.environ) -> str:
     import socket
 
     return environ.get("DTRAIN_NODE") or environ.get("NODE_RANK") or socket.gethostname()
+
+
+_HELD: list = []
+"""The socket that holds this node's name, kept open: the name lasts as long as the process."""
+
+
+def _claim(node: str) -> bool:
+    """Whether this process is the one that samples `node`: it binds an abstract Unix socket
+    named from the node and the working folder (Linux; the kernel frees the name when the
+    process ends, however it ends). False where another process holds it; True where there are
+    no abstract names (one sampler per process there)."""
+    import hashlib
+    import socket
+
+    if not sys.platform.startswith("linux"):
+        return True
+    key = hashlib.sha1(f"{node}\0{os.getcwd()}".encode()).hexdigest()[:16]
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.bind(f"\0dtrain-tui-gpus-{key}")
+    except OSError:
+        sock.close()
+        return False
+    _HELD.append(sock)
+    return True
 
 
 def _value(text: str) -> str:
@@ -148,7 +176,8 @@ def arm(environ=os.environ) -> bool:
         import threading
 
         node = node_name(environ)
-        environ["DTRAIN_GPU_SAMPLE"] = "0"  # this node has its sampler: none in our children
+        if not _claim(node):
+            return False  # another process of this node samples it
         thread = threading.Thread(
             target=sample, args=(every, node), name="dtrain-tui gpus", daemon=True
         )
