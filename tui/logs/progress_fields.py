@@ -100,6 +100,8 @@ _TIME_UNIT = re.compile(r"\s?(?:s|secs?|seconds|ms|min|h|hrs?)\b", re.IGNORECASE
 """A value in seconds, minutes or hours (`batch_cost: 1.75327 sec`) is a time, no metric."""
 _EXTRA = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt")
 """Words that qualify a counter's key without changing which counter it is (`global_step`)."""
+_SCALES = {"k": 1_000, "K": 1_000, "M": 1_000_000}
+"""A count's suffix that scales it (`Step: 1k`)."""
 _THOUSANDS = re.compile(r"(?:,\d{3})+(?![\d.])")
 WORD = re.compile(r"[A-Za-z]+")
 _DICT_MAX = 8_000
@@ -192,12 +194,17 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         key, value, total = m["key"], m["value"], m["total"]
         if "'s" in key:
             key = key.replace("'s", "")  # `training's binary_logloss`: the training set's
+        if ". " in key:
+            key = key[key.rindex(". ") + 2 :]  # `… 0 sec. train epoch 1`: a sentence ended
         words = names.words_of(key)
         note = (m["note"] or "").lower()
         spans = (_at(m, "value", offset), _at(m, "total", offset))
         t = _THOUSANDS.match(text, m.end()) if value.isdigit() and value[0] != "0" else None
         if t and counter(words, key, value + t[0].replace(",", ""), total, found, note):
             continue  # `iter:   8,600`: a count with thousands commas (no span holds it)
+        scaled = _scaled(value, m["unit"])
+        if scaled is not None and counter(words, key, scaled, total, found, note):
+            continue  # `Step: 1k`: a count in thousands, as printed (no span holds it)
         if counter(words, key, value, total, found, note, spans):
             continue
         if total is not None:
@@ -209,6 +216,12 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
             _two_values(key, value_n, after, found, note, (spans[0], _at(after, "value", offset)))
             continue
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
+
+
+def _scaled(value: str, unit: str | None) -> str | None:
+    """`1` with the suffix `k`: `1000`, a count in thousands as printed (else None)."""
+    scale, n = _SCALES.get(unit or ""), number(value)
+    return str(round(n * scale)) if scale is not None and n is not None else None
 
 
 def _two_values(key: str, first: float, after: re.Match, found: Found, note: str,
@@ -348,8 +361,13 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
 
 def _own(word: str) -> bool:
     """`word` names a kind of step of its own (`env` of `env_step`): no qualifier, bookkeeping
-    or evaluation word."""
-    return word not in _EXTRA and word not in names.BOOKKEEPING and word not in names.EVAL_WORDS
+    or evaluation word, and no metric's (`aeloss_step=1.41e+5` is a loss logged per step)."""
+    return (
+        word not in _EXTRA
+        and word not in names.BOOKKEEPING
+        and word not in names.EVAL_WORDS
+        and not names.is_known(word)
+    )
 
 
 def number(text: str) -> float | None:

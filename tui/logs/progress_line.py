@@ -67,6 +67,8 @@ _NOT_TRAINING = re.compile(
 )
 _BAR_EPOCH = re.compile(r"\bEpoch (?P<n>\d+)(?:/(?P<total>\d+))?\s*:?\s*$", re.IGNORECASE)
 DIGIT = re.compile(r"\d")
+_BRANCH = re.compile(r"[├└]─+$")
+"""A tree's branch before a key: the key is a node of a report printed one metric a line."""
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 MAX_LINE = 20_000
 """Longer lines are not progress (a dump, a binary blob): skipped without a look."""
@@ -334,6 +336,8 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
     total = values.pop("total", None) if kind != "table" and not found.structured else None
     if loss_name is None and total is not None and names.parts_total(values) is not None:
         loss_name, values["total"] = "total", total  # `G loss 0.1 D loss 0.2 Total: 0.3`
+    if loss_name is None and kind != "table" and (terms := names.terms_total(values)) is not None:
+        loss_name, values["total"], spans["total"] = "total", terms, None  # no span: a sum
     if loss_name is None and kind == "table":
         total = next((v for n, v in values.items() if n.lower() == "total"), None)
         values.pop("total", None) if total is not None else None
@@ -373,17 +377,20 @@ def _aligned(line: str, found: Found, state: StreamState | None) -> bool:
     """The line is one `key: value` whose `:` stands where the last line's did, or whose bullet
     (the marks before its key, no word) is the last line's: a report printed a metric a line
     (`      Learning time: 0.060s` over `    Mean value loss: 19.66`; `| > G_gen_loss: 16.55`
-    under `| > G_l1_spec_loss: 0.37`); a part of the loss alone on such a line may be one
-    objective of several, and which of them, if any, is the total the line cannot say."""
+    under `| > G_l1_spec_loss: 0.37`), or a branch of a printed tree (`│   ├── heatmap =
+    0.0004`); a part of the loss alone on such a line may be one objective of several, and
+    which of them, if any, is the total the line cannot say."""
     if state is None:
         return False
     mark = None
-    if len(found.pairs) == 1 and ":" in line:
+    if len(found.pairs) == 1 and (sep := ":" if ":" in line else "=" if "=" in line else ""):
         bullet = line[: max(line.find(found.pairs[0][0]), 0)].strip()
         bullet = bullet if bullet and not any(c.isalnum() for c in bullet) else None
-        column = state.shift + line.find(":") if state.shift is not None else None
+        column = state.shift + line.find(sep) if state.shift is not None else None
         mark = (column, bullet)
     last, state.column = state.column, mark
+    if mark is not None and mark[1] is not None and _BRANCH.search(mark[1]):
+        return True
     if mark is None or last is None:
         return False
     return (mark[0] is not None and mark[0] == last[0]) or (

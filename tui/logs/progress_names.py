@@ -25,6 +25,8 @@ _TOTAL_WORDS = frozenset(
      "smoothed", "objective", "final", "epoch"}
 )  # fmt: skip
 """Qualifiers that leave a loss whole: `train_loss`, `total_loss`, `lm loss`, `loss_step`."""
+_SUMS = frozenset({"total", "tot", "overall", "sum", "full"})
+"""Qualifiers that say a loss is the sum of its parts (`Dekrloss/total`)."""
 _LOSS_WORDS = frozenset({"loss", "cost", "xent"})
 """`cost` and `xent` (cross-entropy) stand for the loss itself."""
 BOOKKEEPING = frozenset(
@@ -153,6 +155,8 @@ def is_whole_loss(name: str) -> bool:
     """A loss with only qualifiers around it (`loss`, `train_loss`, `total_loss`, `Tot Loss`,
     `lm loss`, `train/loss_step`): the total, not one of its parts."""
     words = [w for w in words_of(name) if w not in _TOTAL_WORDS and w not in EVAL_WORDS]
+    if len(words) == 1 and words[0].endswith("loss") and _SUMS.intersection(words_of(name)):
+        return True  # `Dekrloss/total`: the total of a loss named by its kind
     return len(words) == 1 and words[0] in _LOSS_WORDS
 
 
@@ -204,6 +208,23 @@ def parts_total(values: dict[str, float]) -> float | None:
     if len(parts) < 2 or any("entropy" in words_of(n) for n in parts):
         return None
     return math.fsum(values[n] for n in parts)
+
+
+def terms_total(values: dict[str, float]) -> float | None:
+    """The sum of a line's loss terms where its keys say they are the terms of the training
+    loss, no total printed: every loss key is `train_loss_<term>` (`train_loss_itc`,
+    `train_loss_itm`), two at least. Not `loss_disc, loss_gen` (the losses of two models, each
+    minimised by its own optimizer: their sum is nothing's objective), nor `d_loss, g_loss`."""
+    parts = [n for n in values if not is_eval(n) and is_loss(n)]
+    if len(parts) < 2:
+        return None
+    for n in parts:
+        words = words_of(n)
+        if len(words) != 3 or words[0] not in TRAIN_WORDS or words[1] != "loss":
+            return None
+        if words[2] in _TOTAL_WORDS:
+            return None
+    return parts_total(values)
 
 
 def finite(value: float) -> float | None:

@@ -4,6 +4,7 @@ its column's (a counter's, or a metric's). What `progress_line` reads a header a
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ from tui.logs import progress_names as names
 from tui.logs.progress_fields import BAR, Found, counter, number
 
 _COLUMN_GAP = re.compile(r"\s{2,}")
+_LIST = re.compile(r"^\[(?P<items>[^\[\]]*)\]$")
 _HEAD_TOKEN = re.compile(r"^(?:[A-Za-z][\w()./-]*|%)$")
 _HEAD_CELL = re.compile(r"^[A-Za-z][\w()./-]*(?: [A-Za-z(][\w()./-]*){0,3}$")
 """A bar-separated column's name: up to four words (`Elapsed Time (seconds)`)."""
@@ -89,6 +91,8 @@ def table_row(line: str, header: Header) -> Found | None:
     if header.sep is not None:
         return _cells_row(line, header, header.sep)
     if not header.epoch:
+        if "[" in line:
+            return _list_row(_COLUMN_GAP.split(line.strip()), header)
         return _plain_row(line.split(), header)
     tokens = line.split()
     if len(tokens) < len(header.tokens):
@@ -134,3 +138,24 @@ def _plain_row(tokens: list[str], header: Header) -> Found | None:
         if not counter(names.words_of(name), name, token, None, found, ""):
             found.pairs.append((name, value, "", None))
     return found
+
+
+def _list_row(cells: list[str], header: Header) -> Found | None:
+    """A row of cells between wide gaps, one under each column named by gap, where a cell may
+    be a list (`1000      [1.55e+01, 2.02e+00]    [2.84e+01, 4.46e+00]    [9.40e-01]`): a list
+    under a loss's column is that loss's terms, printed with no total, so their sum is it."""
+    if len(cells) != len(header.columns):
+        return None
+    found = Found(structured=True)
+    for name, cell in zip(header.columns, cells, strict=True):
+        if (m := _LIST.match(cell)) is None:
+            if (value := number(cell)) is None:
+                return None
+            if not counter(names.words_of(name), name, cell, None, found, ""):
+                found.pairs.append((name, value, "", None))
+            continue
+        terms = [number(item.strip()) for item in m["items"].split(",")]
+        if not terms or None in terms or (len(terms) > 1 and not names.is_loss(name.lower())):
+            continue  # a list of several values that is no loss's terms: no one number
+        found.pairs.append((name, math.fsum(terms), "", None))
+    return found if found.pairs or found.step is not None else None

@@ -8,11 +8,11 @@ random into a dev half (read while writing rules) and a test half (only its scor
 its expected training loss taken from the metrics it lists (`loss`, else `train_loss`, `lm_loss`,
 `total_loss`), and a `Test set:` summary counted as evaluation. `split.txt` says which half each
 stream is in: a stream (one `## source:` block) is never divided, so a table's header stays with
-its rows. `fresh/2026-11-27.txt`, `fresh/2026-11-27b.txt`, `fresh/2026-11-27c.txt` and
-`fresh/2026-11-27d.txt`, held-out sets each scored once (fresh/README.md), were then folded into
-the dev half whole: the random split covers the two files above only. Scores: loss right (over
-lines with a training loss), step right and epoch right (over lines that name one), and how many
-lines with no training loss gave one.
+its rows. `fresh/2026-11-27.txt`, `fresh/2026-11-27b.txt`, `fresh/2026-11-27c.txt`,
+`fresh/2026-11-27d.txt` and `fresh/2026-11-27e.txt`, held-out sets each scored once
+(fresh/README.md), were then folded into the dev half whole: the random split covers the two files
+above only. Scores: loss right (over lines with a training loss), step right and epoch right (over
+lines that name one), and how many lines with no training loss gave one.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ FILES = (
     "fresh/2026-11-27b.txt",
     "fresh/2026-11-27c.txt",
     "fresh/2026-11-27d.txt",
+    "fresh/2026-11-27e.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
