@@ -7,6 +7,8 @@ screens/jobs_columns.py says which columns fit. Enter opens the job screen, `d`
 the doctor's whole answer, `c` cancels (after asking), `/` filters as you type. A thread worker
 lists local jobs every `interval` seconds (file reads) and the workspace's every
 `azure_interval` (one `jobs.list`; ARM throttles clients that ask often); `r` asks both now.
+The rows are shown as soon as listed (with each job's progress as last read), then again once
+each log's end is read, if that shows anything new; a refresh redraws only the cells it changed.
 A failed job here is diagnosed in the background; a failed Azure job when its row is chosen
 (its logs are downloads).
 """
@@ -18,7 +20,6 @@ import threading
 import time
 from typing import Any, ClassVar
 
-from rich.style import Style
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -29,7 +30,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Header, Input, Label, Static
 from textual.worker import get_current_worker
 
-from screens.jobs_columns import COLUMNS, fit, row_cells
+from screens.jobs_columns import COLUMNS, fit, row_facts
 from screens.jobs_progress import ProgressReader
 from screens.jobs_rows import (
     JobRow,
@@ -37,21 +38,18 @@ from screens.jobs_rows import (
     azure_rows,
     diagnosis,
     in_app_words,
+    last_progress,
     local_rows,
     one_line,
+    progress_changed,
+    read_progress,
 )
+from screens.jobs_table import JobsTable
 from tui.backends.base import JobState
 from tui.core.words import plural
 from widgets.key_footer import KeyFooter
-from widgets.list_keys import KeyedDataTable
 
 DIAGNOSING = "reading its logs…"
-
-
-class JobsTable(KeyedDataTable):
-    """The jobs, a row each; Enter opens the highlighted one."""
-
-    BINDINGS: ClassVar = [Binding("enter", "select_cursor", "Open")]
 
 
 class JobsScreen(Screen[None]):
@@ -149,7 +147,7 @@ class JobsScreen(Screen[None]):
                 if local is None and "local" in backends:
                     local = backends["local"]()
                 if local is not None:
-                    local_jobs = local_rows(local, self._shape_cache, self._progress)
+                    local_jobs = last_progress(local_rows(local, self._shape_cache), self._progress)
             except Exception as err:  # a job folder that cannot be read: said, never fatal
                 notes["here"] = f"this machine: {err}"
             now = time.monotonic()
@@ -163,7 +161,8 @@ class JobsScreen(Screen[None]):
                 else:
                     try:
                         azure = azure or backends["azureml"]()
-                        azure_jobs, left_out = azure_rows(azure, self._progress)
+                        azure_jobs, left_out = azure_rows(azure)
+                        azure_jobs = last_progress(azure_jobs, self._progress)
                         if left_out:
                             notes["azure"] = f"Azure ML: {left_out}"
                     except Exception as err:  # not configured, not signed in: one line
@@ -171,7 +170,22 @@ class JobsScreen(Screen[None]):
                         azure_jobs = []
             self._wake.clear()
             self.post_message(self.Listed(local_jobs, azure_jobs, notes))
+            self._post_progress(local_jobs, azure_jobs, notes)
             self._wake.wait(self.interval)
+
+    def _post_progress(
+        self, local: list[JobRow] | None, azure: list[JobRow] | None, notes: dict[str, str]
+    ) -> None:
+        """Read the listed jobs' progress (their logs' ends: the slow part) and post the rows
+        again where any shows otherwise than it was posted."""
+        read = [
+            None if rows is None else read_progress(rows, self._progress) for rows in (local, azure)
+        ]
+        if any(
+            rows is not None and new is not None and progress_changed(rows, new)
+            for rows, new in zip((local, azure), read, strict=True)
+        ):
+            self.post_message(self.Listed(read[0], read[1], notes))
 
     def on_jobs_screen_listed(self, message: Listed) -> None:
         if message.local is not None:
@@ -195,30 +209,13 @@ class JobsScreen(Screen[None]):
     # ---- drawing ----------------------------------------------------------------------
 
     def show_rows(self, redraw: bool = False) -> None:
-        """Redraw the table from `rows` and `filter`, keeping the cursor on its job (`redraw`:
-        every row again, as after a resize)."""
+        """Show `rows` and `filter`: only the cells that changed are drawn again, the cursor
+        kept on its job (`redraw`: every row again, as after a resize)."""
         table = self.query_one(JobsTable)
         shown = [row for row in self.rows.values() if self._matches(row)]
-        every = [row_cells(row, self._last_column(row), self._color) for row in shown]
-        width = table.scrollable_content_region.width
-        kept, cells = fit(every, width, 2 * table.cell_padding)
-        labels = [COLUMNS[i] for i in kept]
-        if labels != [str(column.label) for column in table.columns.values()]:
-            table.clear(columns=True)  # columns dropped or back as the width changed
-            table.add_columns(*labels)
-            redraw = True
-        keys = [row.key for row in shown]
-        keep = self.current_key()
-        if not redraw and keys == [key.value for key in table.rows]:  # new cells in place
-            for row, values in zip(shown, cells, strict=True):
-                for column, cell in zip(table.columns, values, strict=True):
-                    table.update_cell(row.key, column, cell, update_width=True)
-        else:
-            table.clear()
-            for row, values in zip(shown, cells, strict=True):
-                table.add_row(*values, key=row.key)
-            if keep in keys:
-                table.move_cursor(row=keys.index(keep), animate=False)
+        facts = [row_facts(row, self._last_column(row)) for row in shown]
+        kept, cut = fit(facts, table.scrollable_content_region.width, 2 * table.cell_padding)
+        table.show([row.key for row in shown], facts, kept, cut, redraw)
         self._show_status(len(shown))
 
     def on_resize(self) -> None:
@@ -234,15 +231,6 @@ class JobsScreen(Screen[None]):
         if row.where == "azure":
             return detail or "d: ask the doctor"
         return detail or DIAGNOSING
-
-    def _color(self, variable: str) -> Style:
-        """A theme colour as a Rich style for the table's cells ($text-muted: dim)."""
-        if variable == "text-muted":
-            return Style(dim=True)
-        try:
-            return Style.parse(self.app.theme_variables.get(variable) or "")
-        except Exception:  # a theme value Rich cannot read ("auto 60%"): plain
-            return Style()
 
     def _matches(self, row: JobRow) -> bool:
         if not self.filter:
@@ -276,10 +264,7 @@ class JobsScreen(Screen[None]):
 
     def current_key(self) -> str | None:
         """The highlighted job's key, or None in an empty table."""
-        table = self.query_one(JobsTable)
-        if not table.row_count:
-            return None
-        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return self.query_one(JobsTable).current_key()
 
     def current(self) -> JobRow | None:
         """The highlighted job."""

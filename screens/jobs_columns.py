@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -26,35 +27,47 @@ LAST_COLUMN_MIN = 16
 """The fewest cells the cause or summary is cut to: below it columns drop."""
 NONE = "–"
 """A cell whose fact is not known (never a guessed number)."""
+BOLD = "bold"
+"""A cell's look that is no theme colour: bold."""
+
+Fact = tuple[str, str]
+"""A cell as plain data: its text, and the theme variable that colours it (`BOLD`: bold;
+"": plain). Two rows of equal facts draw alike, so a refresh compares these, not `Text`s."""
 
 
-def row_cells(row: JobRow, last: str, color: Callable[[str], Style]) -> list[Text]:
-    """One job's cells, every column; `last` is its cause or summary; `color` gives a theme
-    variable's style. A stalled job's progress is marked and its last cell says since when."""
+def row_facts(row: JobRow, last: str) -> tuple[Fact, ...]:
+    """One job's cells as facts, every column; `last` is its cause or summary. A stalled job's
+    progress is marked and its last cell says since when."""
     progress = row.progress
-    failed = row.state is JobState.FAILED
-    last_style = color("error" if failed else "text-muted")
-    progress_style = Style()
+    last_var = "error" if row.state is JobState.FAILED else "text-muted"
+    progress_var = ""
     if progress is not None and progress.stalled is not None and not row.state.is_terminal:
-        last, last_style = progress.stall_words(), color("warning")
-        progress_style = color("warning")
+        last, last_var, progress_var = progress.stall_words(), "warning", "warning"
+    texts = progress.texts() if progress is not None else ("",) * 5
+    return (
+        (row.where, "text-muted"),
+        (row.handle.name, BOLD),
+        (row.state.value, STATE_VAR[row.state]),
+        (age(row.created_at), ""),
+        (row.script or NONE, ""),
+        (texts[0] or NONE, progress_var),
+        (texts[1] or NONE, ""),
+        (texts[2] or NONE, ""),
+        (texts[3] or NONE, ""),
+        (row.shape or NONE, ""),
+        (last, last_var),
+    )
 
-    def fact(text: str, style: Style | None = None) -> Text:
-        return Text(text or NONE, style=style or "")
 
-    return [
-        Text(row.where, style=color("text-muted")),
-        Text(row.handle.name, style="bold"),
-        Text(row.state.value, style=color(STATE_VAR[row.state])),
-        Text(age(row.created_at)),
-        fact(row.script),
-        fact(progress.progress_text() if progress else "", progress_style),
-        fact(progress.eta_text() if progress else ""),
-        fact(progress.cost_text() if progress else ""),
-        fact(progress.to_finish_text() if progress else ""),
-        fact(row.shape),
-        Text(last, style=last_style),
-    ]
+def cell(fact: Fact, color: Callable[[str], Style], cut: int | None = None) -> Text:
+    """One cell to draw; `color` gives a theme variable's style; `cut`: at most that many
+    cells, ending in an ellipsis."""
+    text, look = fact
+    style = Style(bold=True) if look == BOLD else color(look) if look else Style()
+    out = Text(text, style=style)
+    if cut is not None:
+        out.truncate(cut, overflow="ellipsis")
+    return out
 
 
 STATE_VAR = {
@@ -69,24 +82,18 @@ STATE_VAR = {
 """The theme variable that colours each state's word."""
 
 
-def fit(rows: list[list[Text]], width: int, pad: int) -> tuple[list[int], list[list[Text]]]:
-    """The columns that fit `width` cells (their indices in `COLUMNS`) and each row's cells in
-    them, the last cut with an ellipsis; `pad` is the cells a column adds around its text.
-    `width` 0 (not laid out yet): every column, uncut."""
+def fit(rows: list[tuple[Fact, ...]], width: int, pad: int) -> tuple[list[int], int | None]:
+    """The columns that fit `width` cells (their indices in `COLUMNS`, the last column's
+    always last) and the cells the last is cut to; `pad` is the cells a column adds around its
+    text. `width` 0 (not laid out yet): every column, uncut (None)."""
     if not width:
-        return list(range(len(COLUMNS))), rows
+        return list(range(len(COLUMNS))), None
     widths = [
-        max([len(label), *(cells[i].cell_len for cells in rows)]) + pad
+        max([len(label), *(cell_len(facts[i][0]) for facts in rows)]) + pad
         for i, label in enumerate(COLUMNS[:-1])
     ]
     kept = list(range(len(COLUMNS) - 1))
     while len(kept) > ALWAYS and sum(widths[i] for i in kept) + pad + LAST_COLUMN_MIN > width:
         kept.pop()
     used = sum(widths[i] for i in kept)
-    kept.append(len(COLUMNS) - 1)
-    out = []
-    for cells in rows:
-        shown = [cells[i] for i in kept]
-        shown[-1].truncate(max(width - used - pad, LAST_COLUMN_MIN), overflow="ellipsis")
-        out.append(shown)
-    return kept, out
+    return [*kept, len(COLUMNS) - 1], max(width - used - pad, LAST_COLUMN_MIN)

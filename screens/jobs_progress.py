@@ -4,7 +4,9 @@
 A job's main log (rank 0's, else the lowest rank's) is read from its end, at most `TAIL` bytes,
 with the progress parser (`tui.logs.progress.ProgressTracker`); what was read is kept per job,
 so a log that has not grown costs one `stat` and a log that grew is read from where the last
-read stopped. A job that had ended when its log was read is not read again.
+read stopped. A job that had ended when its log was read is not read again. A job's status (its
+times, for the cost) is the caller's where it has it whole (this machine's), else asked of its
+backend only when the listing's state for it changed (Azure ML's: `jobs.list` says the state).
 
 What is shown is only what the log proves: the step of a total only where the log prints the
 total, an ETA only then (and only while the job runs and moves), a stall by the job screen's own
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tui.backends.base import JobHandle, JobStatus
+from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.core.words import clock
 from tui.logs.assembler import LineAssembler
 from tui.logs.names import default_log, log_for_rank
@@ -101,6 +103,16 @@ class JobProgress:
         )
         return f"no step for {clock(self.stalled)}{since}"
 
+    def texts(self) -> tuple[str, ...]:
+        """What the jobs list shows of it: two progresses with the same texts look the same."""
+        return (
+            self.progress_text(),
+            self.eta_text(),
+            self.cost_text(),
+            self.to_finish_text(),
+            self.stall_words(),
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The same facts for a program: numbers, None where not known."""
         return {
@@ -141,8 +153,6 @@ class _Log:
         self.source = source
         """Kept where it is a file here; a remote one is asked for afresh at each read (its
         HTTP client is closed after the read)."""
-        self.final = False
-        """Read after the job ended: it will not grow."""
         self.restart()
 
     def restart(self) -> None:
@@ -170,34 +180,67 @@ class ProgressReader:
 
     def __init__(self) -> None:
         self._logs: dict[str, _Log] = {}
+        self._statuses: dict[str, tuple[JobState, JobStatus]] = {}
+        """Each job's status as last asked, under the listing's state it was asked at."""
+        self._ended: set[str] = set()
+        """Jobs whose log was read after they ended: it will not grow, nor be read again."""
+        self._last: dict[str, JobProgress] = {}
         self._lock = threading.Lock()
+
+    def known(self, key: str) -> JobProgress | None:
+        """Job `key`'s progress as last read (no reading; None: never read)."""
+        with self._lock:
+            return self._last.get(key)
 
     def read(
         self,
         key: str,
         backend: Any,
         handle: JobHandle,
-        status: JobStatus | None = None,
+        state: JobState,
         hourly: float | None = None,
+        status: JobStatus | None = None,
     ) -> JobProgress:
-        """Where job `handle` stands (`status`: its status, else asked here); never raises: a
-        log that cannot be read leaves its fields unknown."""
+        """Where job `handle` stands, `state` being what the listing says of it; `status`: its
+        whole status where the caller has it, else the last one asked (asked again only when
+        `state` changed). Never raises: a log that cannot be read leaves its fields unknown."""
         log = None
         try:
             if status is None:
-                status = backend.status(handle)
+                status = self._status(key, backend, handle, state)
             with self._lock:
-                log = self._logs.get(key)
-            if log is None or not log.final:
-                log = self._advance(key, log, backend, handle, status.is_terminal)
+                log, ended = self._logs.get(key), key in self._ended
+            if not ended:
+                log = self._advance(key, log, backend, handle)
+                if status.is_terminal:
+                    with self._lock:
+                        self._ended.add(key)
         except Exception:  # no status, an unreadable log: what was read before stands
             if status is None:
-                return JobProgress(hourly=hourly)
-        return _standing(log, status, hourly)
+                return self._keep(key, JobProgress(hourly=hourly))
+        return self._keep(key, _standing(log, status, hourly))
 
-    def _advance(
-        self, key: str, log: _Log | None, backend: Any, handle: JobHandle, ended: bool
-    ) -> _Log | None:
+    def _keep(self, key: str, progress: JobProgress) -> JobProgress:
+        with self._lock:
+            self._last[key] = progress
+        return progress
+
+    def _status(self, key: str, backend: Any, handle: JobHandle, state: JobState) -> JobStatus:
+        """The job's status as last asked, asked again when the listing's `state` is not the
+        one it was asked at (or a running job's start time is not known yet)."""
+        with self._lock:
+            asked_at, status = self._statuses.get(key, (None, None))
+        if (
+            status is None
+            or asked_at is not state
+            or (state is JobState.RUNNING and status.started_at is None)
+        ):
+            status = backend.status(handle)
+            with self._lock:
+                self._statuses[key] = (state, status)
+        return status
+
+    def _advance(self, key: str, log: _Log | None, backend: Any, handle: JobHandle) -> _Log | None:
         """`log` (made on first sight) with what its log gained since the last read."""
         source = log.source if log is not None else None
         if not isinstance(getattr(source, "path", None), Path):
@@ -229,7 +272,6 @@ class ProgressReader:
                 return log
             if size > log.offset:
                 log.update(size, data, start, time.monotonic())
-        log.final = ended
         return log
 
 

@@ -1,7 +1,9 @@
 """What the jobs list shows of each job, read from the backends (no Textual here).
 
 `local_rows()` reads this machine's job records, `azure_rows()` the workspace's newest jobs
-(`jobs.list`); both block (disk, network): call them from a thread worker. `diagnosis()` is the
+(`jobs.list`), `read_progress()` their logs' ends (how far, how long, how much); all block (disk,
+network): call them from a thread worker. The list shows the rows first and their progress once
+read, so no job's log delays the listing. `diagnosis()` is the
 one place the list asks the doctor (`tui.logs.doctor.diagnose`), so a change to the doctor's
 API is a change here only.
 """
@@ -12,12 +14,11 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from screens.jobs_progress import JobProgress, ProgressReader, hourly_price
-from tui.backends.base import JobHandle, JobState
+from tui.backends.base import JobHandle, JobState, JobStatus
 
 DOCTOR_TAIL = 256 << 10
 """Bytes read from the end of each log for a diagnosis (a failure is at the end)."""
@@ -49,6 +50,12 @@ class JobRow:
     listing does not say (Azure's)."""
     progress: JobProgress | None = None
     """How far, how long, how much (None: not read)."""
+    hourly: float | None = None
+    """Its nodes' price per hour: the plan's VM size here, its cluster's on Azure ML (None: no
+    size, or no price for it)."""
+    full_status: JobStatus | None = None
+    """The backend's whole status where the listing read it (this machine's jobs); None where
+    the listing says the state only (Azure ML's)."""
 
     @property
     def key(self) -> str:
@@ -65,7 +72,7 @@ def local_rows(
 ) -> list[JobRow]:
     """Every job on this machine, newest first (job records: a few file reads each). `known`
     keeps each job's shape, summary, script and price, so a record is read once for them;
-    `reader`, where given, reads each job's progress (its log: only what it gained)."""
+    `reader`, where given, reads each job's progress too (its log: only what it gained)."""
     known = {} if known is None else known
     rows = []
     for handle in backend.jobs():
@@ -77,9 +84,6 @@ def local_rows(
             summary = str(info.get("summary") or "")
             known[handle.name] = (_local_shape(spec), summary, _script(spec), hourly)
         shape, what, script, hourly = known[handle.name]
-        progress = None
-        if reader is not None:
-            progress = reader.read(f"here/{handle.name}", backend, handle, status, hourly)
         rows.append(
             JobRow(
                 backend,
@@ -91,10 +95,11 @@ def local_rows(
                 shape,
                 what,
                 script,
-                progress,
+                hourly=hourly,
+                full_status=status,
             )
         )
-    return rows
+    return rows if reader is None else read_progress(rows, reader)
 
 
 def _script(spec: dict[str, Any]) -> str:
@@ -116,9 +121,10 @@ def _local_shape(spec: dict[str, Any]) -> str:
 
 def azure_rows(backend: Any, reader: ProgressReader | None = None) -> tuple[list[JobRow], str]:
     """The workspace's newest jobs, and what the listing says it left out ("" if nothing);
-    with `reader`, each job's progress and, at its cluster's VM size, its cost (`AZURE_READS`
-    jobs at a time: a status and a log's end each, an ended job's once)."""
+    each priced at its cluster's VM size (`compute_size`: once per cluster). With `reader`,
+    each job's progress too (`read_progress`)."""
     recent = backend.recent_jobs()
+    sizes: dict[str, str | None] = {}
     rows = [
         JobRow(
             backend,
@@ -131,27 +137,55 @@ def azure_rows(backend: Any, reader: ProgressReader | None = None) -> tuple[list
             job.created_at,
             "",
             " · ".join(x for x in (job.display_name, job.experiment) if x),
+            hourly=hourly_price(_size(backend, getattr(job, "compute", ""), sizes), job.nodes),
         )
         for job in recent
     ]
     note = recent.note() if hasattr(recent, "note") else ""
-    if reader is not None and rows:
-        with ThreadPoolExecutor(AZURE_READS) as pool:
-            read = list(pool.map(partial(_azure_progress, backend, reader), rows, recent))
-        rows = [replace(row, progress=progress) for row, progress in zip(rows, read, strict=True)]
-    return rows, note
+    return (rows if reader is None else read_progress(rows, reader)), note
 
 
-def _azure_progress(backend: Any, reader: ProgressReader, row: JobRow, job: Any) -> JobProgress:
-    """One Azure ML job's progress, priced at its cluster's VM size (looked up once)."""
-    compute = getattr(job, "compute", "")
-    size = None
-    if compute and hasattr(backend, "compute_size"):
+def _size(backend: Any, compute: str, sizes: dict[str, str | None]) -> str | None:
+    """Cluster `compute`'s VM size, asked once per listing (`sizes`) and kept by the backend;
+    None where it has none or it cannot be read (no price then, never a failed listing)."""
+    if not compute or not hasattr(backend, "compute_size"):
+        return None
+    if compute not in sizes:
         try:
-            size = backend.compute_size(compute)
-        except Exception:  # no price then, never a failed listing
-            size = None
-    return reader.read(row.key, backend, row.handle, None, hourly_price(size, job.nodes))
+            sizes[compute] = backend.compute_size(compute)
+        except Exception:
+            sizes[compute] = None
+    return sizes[compute]
+
+
+def read_progress(rows: list[JobRow], reader: ProgressReader) -> list[JobRow]:
+    """`rows` with each job's progress read: this machine's logs one after another (file
+    reads), Azure ML's `AZURE_READS` at a time (a log's end each, an ended job's once)."""
+
+    def read(row: JobRow) -> JobRow:
+        progress = reader.read(
+            row.key, row.backend, row.handle, row.state, row.hourly, row.full_status
+        )
+        return replace(row, progress=progress)
+
+    if not any(row.where == "azure" for row in rows):
+        return [read(row) for row in rows]
+    with ThreadPoolExecutor(AZURE_READS) as pool:
+        return list(pool.map(read, rows))
+
+
+def last_progress(rows: list[JobRow], reader: ProgressReader) -> list[JobRow]:
+    """`rows` with each job's progress as `reader` last read it (nothing read now)."""
+    return [replace(row, progress=reader.known(row.key)) for row in rows]
+
+
+def progress_changed(before: list[JobRow], after: list[JobRow]) -> bool:
+    """Whether `after` shows any job's progress otherwise than `before` does."""
+
+    def texts(row: JobRow) -> tuple[str, ...]:
+        return row.progress.texts() if row.progress is not None else ()
+
+    return [texts(row) for row in before] != [texts(row) for row in after]
 
 
 def in_app_words(err: Exception) -> str:

@@ -4,9 +4,11 @@
 
 Runs one real local job (1 × 1, rank 0 prints PaddleSeg's real `[TRAIN]` lines from
 tests/logs/data/progress/streams.txt, then a `--log-mb` log of them), copies its folder to
-`--jobs` jobs, then prints: the thread worker's listing (`local_rows` with a `ProgressReader`)
-the first time (every log's last 256 KB read) and again with no log changed, and the event loop's
-part (`JobsScreen.show_rows` over the rows) at 120 and 80 columns. No pass/fail: figures only.
+`--jobs` jobs, then prints: the thread worker's listing (`local_rows`: what the list waits for
+before its first rows), then its progress (`read_progress`) the first time (every log's last
+256 KB read) and again with no log changed, and the event loop's part (`JobsScreen.show_rows`)
+at 120 and 80 columns: a refresh that changes nothing, and one where every row's progress moved.
+No pass/fail: figures only.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,9 +78,23 @@ async def event_loop_part(backend: object, width: int) -> list[float]:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, JobsScreen)
-        while len(screen.rows) < 2:
+        while len(screen.rows) < 2 or any(r.progress is None for r in screen.rows.values()):
             await pilot.pause(0.1)
-        return timed(screen.show_rows, 10)
+        await pilot.pause(0.5)
+        same = timed(screen.show_rows, 10)
+        steps = [  # every job n steps further: its progress cell changes each time
+            {
+                key: replace(row, progress=replace(row.progress, step=row.progress.step + n))
+                for key, row in screen.rows.items()
+            }
+            for n in range(1, 11)
+        ]
+
+        def moved() -> None:
+            screen.rows = steps.pop(0)
+            screen.show_rows()
+
+        return same, timed(moved, 10)
 
 
 def main() -> None:
@@ -86,25 +103,29 @@ def main() -> None:
     parser.add_argument("--log-mb", type=float, default=2.0)
     args = parser.parse_args()
     from screens.jobs_progress import ProgressReader
-    from screens.jobs_rows import local_rows
+    from screens.jobs_rows import local_rows, read_progress
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["DTRAIN_TUI_HOME"] = str(Path(tmp) / "home")
         backend = make_jobs(Path(tmp) / "jobs", args.jobs, args.log_mb)
         reader, known = ProgressReader(), {}
-        first = timed(lambda: local_rows(backend, known, reader), 1)[0]
-        again = timed(lambda: local_rows(backend, known, reader))
+        listed = timed(lambda: local_rows(backend, known), 1)[0]
         bare = timed(lambda: local_rows(backend, known))
-        rows = local_rows(backend, known, reader)
+        rows = local_rows(backend, known)
+        first = timed(lambda: read_progress(rows, reader), 1)[0]
+        again = timed(lambda: read_progress(rows, reader))
+        rows = read_progress(rows, reader)
         print(f"{len(rows)} jobs, rank 0 logs of {args.log_mb} MB each; job 0 shows "
               f"{rows[0].progress.progress_text()!r}")  # fmt: skip
-        print(f"worker, first listing (every log's end read): {first:.0f} ms")
-        print(f"worker, listing again, no log changed: median {statistics.median(again):.0f} ms"
-              f" (without progress: {statistics.median(bare):.0f} ms)")  # fmt: skip
+        print(f"worker, rows listed (shown at once): first {listed:.0f} ms, "
+              f"again median {statistics.median(bare):.0f} ms")  # fmt: skip
+        print(f"worker, then progress: first (every log's end read) {first:.0f} ms, "
+              f"again, no log changed, median {statistics.median(again):.0f} ms")  # fmt: skip
         for width in (120, 80):
-            loop = asyncio.run(event_loop_part(backend, width))
-            print(f"event loop, show_rows at {width} columns: median "
-                  f"{statistics.median(loop):.1f} ms, max {max(loop):.1f} ms")  # fmt: skip
+            same, moved = asyncio.run(event_loop_part(backend, width))
+            for what, loop in (("nothing changed", same), ("every row's progress moved", moved)):
+                print(f"event loop, show_rows at {width} columns, {what}: median "
+                      f"{statistics.median(loop):.1f} ms, max {max(loop):.1f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":
