@@ -143,8 +143,7 @@ class JobScreen(JobKeys):
         self._window, self._spool_dir = window, spool_dir
         self._done = asyncio.Event()  # set once the job is terminal: followers finish up
         self._ended = False
-        self._jump_to_error = False
-        self._jump_tries = 0
+        self._jump_to_error, self._jump_tries = False, 0
         self._generation = 0
         self._problem: str | None = None
         self._first_data_at: datetime | None = None  # the start, as the log first showed it
@@ -274,6 +273,7 @@ class JobScreen(JobKeys):
         if not self.is_mounted:
             return
         self.query_one("#job-status", Static).update(self._status_text())
+        self.ranks.on_display(self.log_name, self.follower)  # one size for the log, both places
 
     def _status_text(self) -> str:
         has_data = self.follower is not None and self.follower.state.bytes_received > 0
@@ -322,7 +322,7 @@ class JobScreen(JobKeys):
             view.search(search)
         if only:
             view.set_filter(only)
-        self.metrics.reset()
+        self.metrics.reset(name)
         self._follow(self.follower, self._generation)
         self.show_status()
 

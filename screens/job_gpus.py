@@ -42,11 +42,12 @@ class JobGpus:
         job: JobLinks,
         *,
         panel: Callable[[], GpuPanel],
+        note: Callable[[str], None],
         ended: Callable[[], bool],
         interval: float,
     ) -> None:
         self.job = job
-        self._panel, self._ended = panel, ended
+        self._panel, self._note, self._ended = panel, note, ended
         self.every = READS_PER_STATUS * max(0.2, interval)
         self.watch = GpuWatch()
         self.files = SampleFiles()
@@ -82,6 +83,6 @@ class JobGpus:
         if self.watch.seen:
             self._panel().show(self.watch.summary(), self.watch.finding())
         elif not self._said_none and len(rank_logs(self.job.sources)) > 1 and not gpu_here():
-            # Beside the rank strip, which a one-rank job has not: no line taken from its log.
+            # In the rank strip's summary (a one-rank job has none): no row taken from the log.
             self._said_none = True
-            self._panel().no_gpu()
+            self._note("no GPU here (nothing to sample)")

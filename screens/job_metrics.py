@@ -7,6 +7,9 @@ from what each rank's log gained since the last sample, every few seconds while 
 (at most its last 64 KB, only logs the rank strip saw grow, 32 logs a sample, so the cost
 follows the logs' growth, not ranks × samples); a rank ≥ 20 % slower than the median is named
 a straggler in the pane and marked in the rank strip, whichever log is on screen.
+
+The log on display has one standing: its rank's step and speed in the strip and in the pane's
+speed by rank are the pane's header's own, drawn in the same call, so they never disagree.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tui.logs.names import label, rank_logs
@@ -55,8 +59,10 @@ class JobMetrics:
         self._pane, self._ended, self._sizes, self._speeds = pane, ended, sizes, speeds
         self.tracker = ProgressTracker("log")
         """The shown log's series and standing."""
+        self.log_name: str | None = None
+        """The log on display (whose progress `tracker` holds)."""
         self.ranks: list[RankRate] = []
-        """Each rank's steps/s at the last sample."""
+        """Each rank's steps/s at the last sample (the log on display's: its tracker's)."""
         self.mlflow: dict[str, Series] = {}
         """The job's MLflow metrics (Azure ML), by name."""
         self.note: str | None = None
@@ -67,6 +73,8 @@ class JobMetrics:
         """Seconds between samples of the ranks' speeds."""
         self._read_to: dict[str, int] = {}  # rank log → the end of its last line read
         self._read_at: dict[str, float] = {}  # rank log → when it was last read
+        self._slow: set[int] = set()  # the stragglers' ranks at the last sample
+        self._told: tuple[int | None, str | None] = (None, None)  # the strip's shown rank
 
     @property
     def pane(self) -> MetricsPane:
@@ -76,8 +84,11 @@ class JobMetrics:
     def shown(self) -> bool:
         return self.pane.has_class("-shown")
 
-    def reset(self) -> None:
-        """Another log is on display (or it was rewritten): start its progress again."""
+    def reset(self, log: str | None = None) -> None:
+        """Another log is on display (`log`), or the one on display was rewritten (None):
+        start its progress again."""
+        if log is not None:
+            self.log_name = log
         self.tracker = ProgressTracker("log")
         self._dirty = True
 
@@ -108,12 +119,28 @@ class JobMetrics:
                 )  # fmt: skip
 
     def draw(self) -> None:
-        """Redraw the pane if it is shown and anything changed since the last draw."""
-        if not self._dirty or not self.job.mounted() or not self.shown:
+        """If anything changed since the last draw: the shown rank's step and speed in the
+        strip and, while it is shown, the pane, both from one standing."""
+        if not self._dirty or not self.job.mounted():
             return
         self._dirty = False
-        series = merge_series(self.tracker.series, self.mlflow)
-        self.pane.show(series, self.tracker.standing(), self.ranks, self.note)
+        standing = self.tracker.standing()
+        rank = self._shown_rank()
+        if rank is not None and self._told != (rank, value := _speed(standing)):
+            self._told = (rank, value)
+            self._speeds({rank: value}, self._slow)
+        if self.shown:
+            series = merge_series(self.tracker.series, self.mlflow)
+            self.pane.show(series, standing, self._rank_rates(standing), self.note)
+
+    def _shown_rank(self) -> int | None:
+        """The rank whose log is on display; None for another log (a system log)."""
+        return next((r.rank for r in rank_logs(self.job.sources) if r.name == self.log_name), None)
+
+    def _rank_rates(self, standing: Standing) -> list[RankRate]:
+        """The ranks' speeds, the one on display's as the pane's header has it."""
+        label_shown = label(self.log_name, rank_logs(self.job.sources)) if self.log_name else None
+        return [replace(r, rate=standing.rate) if r.label == label_shown else r for r in self.ranks]
 
     # ---- the ranks ------------------------------------------------------------------------
 
@@ -131,7 +158,11 @@ class JobMetrics:
                 await self._sample(logs)
             if ended:
                 return  # the last sample after the end was taken
-            await asyncio.sleep(self.ranks_every)
+            # Until the next sample, or the end: the last sample is taken as the job ends, so
+            # the bytes a rank wrote last are not dated seconds after it stopped.
+            deadline = time.monotonic() + self.ranks_every
+            while time.monotonic() < deadline and not self._ended():
+                await asyncio.sleep(0.2)
 
     async def _sample(self, logs: list) -> None:
         """Read what each grown rank log gained since its last sample (the sizes are the rank
@@ -144,22 +175,26 @@ class JobMetrics:
         grown.sort(key=lambda name: self._read_at.get(name, -1.0))
         for name in grown[:RANK_READS]:
             await self._read_new(name, sizes[name])
-        rates: dict[str, float | None] = {}
-        for log in logs:
-            tracker = self._rank_trackers.get(log.name)
-            rates[log.name] = tracker.standing().rate if tracker is not None else None
+        standings = {log.name: self._standing(log.name) for log in logs}
+        rates = {n: s.rate for n, s in standings.items() if s is not None}
         slow = stragglers({k: v for k, v in rates.items() if v})
         self.ranks = [
-            RankRate(label(log.name, logs), rates[log.name], log.name in slow) for log in logs
+            RankRate(label(log.name, logs), rates.get(log.name), log.name in slow) for log in logs
         ]
-        values = {}
-        for log in logs:
-            tracker = self._rank_trackers.get(log.name)
-            if tracker is not None:
-                values[log.rank] = _speed(tracker.standing())
-        self._speeds(values, {log.rank for log in logs if log.name in slow})
+        values = {log.rank: _speed(s) for log in logs if (s := standings[log.name]) is not None}
+        self._slow = {log.rank for log in logs if log.name in slow}
+        self._speeds(values, self._slow)
+        self._told = (None, None)  # the shown rank's value was just given: draw gives it again
         self._dirty = True
         self.draw()
+
+    def _standing(self, name: str) -> Standing | None:
+        """A rank log's standing: the log on display's is its own tracker's (what the pane's
+        header shows); another's, what its samples read (None before its first)."""
+        if name == self.log_name:
+            return self.tracker.standing()
+        tracker = self._rank_trackers.get(name)
+        return tracker.standing() if tracker is not None else None
 
     async def _read_new(self, name: str, size: int) -> None:
         """Feed a rank's tracker the bytes its log gained (the last `RANK_TAIL` of them)."""

@@ -56,7 +56,13 @@ class JobRanks:
         self.job = job
         self._strip, self._doctor = strip, doctor
         self.watch = RankWatch(poll_interval=max(0.2, interval))
-        self.gpus = JobGpus(job, panel=gpus, ended=lambda: self.watch.ended, interval=interval)
+        self.gpus = JobGpus(
+            job,
+            panel=gpus,
+            note=lambda text: strip().set_note(text),
+            ended=lambda: self.watch.ended,
+            interval=interval,
+        )
         """Each GPU's use, from the sampler's lines in the logs, shown under the strip."""
         self.diagnosis: Any = None
         """The doctor's `Diagnosis` once the job failed and its logs were read."""
@@ -81,6 +87,12 @@ class JobRanks:
             for rank, name in self._names.items()
             if rank in ranks and (size := ranks[rank].size) is not None
         }
+
+    def on_display(self, name: str | None, follower: Any) -> None:
+        """The log on display (`name`) and its follower: the strip gives that rank the size
+        the status line gives the log (the bytes read of it), not its own last poll's."""
+        rank = next((r for r, n in self._names.items() if n == name), None)
+        self.strip.on_display(rank, follower.state.bytes_received if follower else 0)
 
     def empty(self, name: str) -> bool:
         """Whether log `name` is known to hold nothing: a file here, or as the strip saw it."""

@@ -23,6 +23,7 @@ from tui.backends.base import JobHandle, JobState, JobStatus
 from tui.core.words import clock, counted
 from tui.logs.follower import FollowerState
 from tui.logs.names import rank_logs
+from widgets.rank_strip import size_words
 
 if TYPE_CHECKING:
     from tui.backends.base import Backend
@@ -210,7 +211,7 @@ def log_line(
     """The log on display (`title`): what the follower read, and what the view shows of it."""
     parts = [
         f"[b]{escape(title)}[/b]",
-        f"{_size(state.bytes_received)} · {counted(view.line_count, 'line')}",
+        f"{size_words(state.bytes_received)} · {counted(view.line_count, 'line')}",
     ]
     age = state.seconds_since_data()
     if age is not None and not ended:
@@ -272,11 +273,3 @@ def _ago(seconds: float) -> str:
     if seconds < 3600:
         return f"{int(seconds // 60)} min"
     return f"{seconds / 3600:.1f} h"
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:,} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} GB"

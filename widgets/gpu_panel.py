@@ -26,8 +26,3 @@ class GpuPanel(Static):
             text += f"\n[$warning]{escape(finding)}[/]"
         self.update(text)
         self.add_class("-shown")
-
-    def no_gpu(self) -> None:
-        """This machine has no GPU: one quiet line."""
-        self.update("[$text-muted]GPUs: no GPU here (nothing to sample)[/]")
-        self.add_class("-shown")

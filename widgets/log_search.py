@@ -100,7 +100,7 @@ class LogSearch(LogRows):
             return False
         lines = found.lines
         if self._match is None:
-            top = self.top_line or 0
+            top = self._start_line()
             i = bisect_left(lines, top) if forward else bisect_left(lines, top) - 1
         else:
             i = self._match + (1 if forward else -1)
@@ -120,13 +120,22 @@ class LogSearch(LogRows):
         if not starts:
             return False
         if self._error is None:
-            top = self.top_line or 0
+            top = self._start_line()
             i = bisect_left(starts, top) if forward else bisect_left(starts, top) - 1
         else:
             i = self._error + (1 if forward else -1)
         self._error = i % len(starts)
         self.go_to_line(starts[self._error])
         return True
+
+    def _start_line(self) -> int:
+        """Where a first search or error jump starts: the top of the view, or, while the view
+        follows the end, the top of its last page (where it is, or is about to be: a log just
+        read may not have been scrolled there yet)."""
+        items = self._item_count()
+        if self.follow and items:
+            return self._item_line(max(0, items - self.scrollable_content_region.height))
+        return self.top_line or 0
 
     def first_error(self) -> bool:
         """Go to the first error in the log; False when there is none."""

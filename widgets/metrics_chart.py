@@ -225,9 +225,10 @@ class MetricsPane(Vertical):
             parts.append(f"[$text-muted]{escape(note)}[/]")
         self.query_one("#metrics-standing", Static).update("\n".join(parts) or " ")
         strip = self.query_one("#metrics-ranks", Static)
-        strip.set_class(bool(ranks), "-shown")
-        if ranks:
-            strip.update(ranks_text(ranks))
+        text = ranks_text(ranks)
+        strip.set_class(bool(text), "-shown")
+        if text:
+            strip.update(text)
 
 
 def standing_text(standing: Any) -> str:
@@ -250,13 +251,15 @@ def standing_text(standing: Any) -> str:
 
 
 def ranks_text(ranks: Sequence[RankRate]) -> str:
-    """Each rank's steps/s side by side; a straggler in the warning colour."""
+    """Each rank's steps/s side by side, a straggler in the warning colour; a rank with no
+    rate yet (fewer than two timed steps) is left out, and with none the line is empty."""
     parts = []
     for rank in ranks:
-        rate = _rate(rank.rate) if rank.rate else "-"
-        text = f"{escape(rank.label)} {rate}/s"
+        if not rank.rate:
+            continue
+        text = f"{escape(rank.label)} {_rate(rank.rate)}/s"
         parts.append(f"[$warning b]{text} (straggler)[/]" if rank.straggler else text)
-    return "speed by rank: " + "  ".join(parts)
+    return "speed by rank: " + "  ".join(parts) if parts else ""
 
 
 def _rate(value: float) -> str:

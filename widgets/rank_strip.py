@@ -7,8 +7,11 @@ move the selection; Enter posts `RankChosen` so the screen can open that rank's 
 
 What it shows is pushed in (`show()` with `tui.logs.rank_watch` states); per-rank progress
 (a step, a rate) can be set on its own with `set_progress()`, or for every rank at once with
-the ranks ≥ 20 % slower than the median (`set_speeds()`), shown as ▼ stragglers. It reads no
-logs itself.
+the ranks ≥ 20 % slower than the median (`set_speeds()`), shown as ▼ stragglers; the size of
+the log on display comes from whoever reads it (`on_display()`), so the strip and the status
+line never show two sizes for one log. It reads no logs itself. Once the job has ended no
+"s ago" is shown (it would stand still while time goes on): a rank says how long before the end
+it last wrote.
 """
 
 from __future__ import annotations
@@ -71,6 +74,10 @@ class RankStrip(Static, can_focus=True):
         """Ranks ≥ 20 % slower than the median rank (steps/s), as last set."""
         self.selected: int | None = None
         """The rank `select()` asked for (the screen's open log); kept when states change."""
+        self.displayed: tuple[int, int] | None = None
+        """The rank whose log is on display and the bytes read of it (`on_display()`)."""
+        self.note = ""
+        """A quiet word at the end of the summary line (`set_note()`): no row of its own."""
 
     def show(self, states: Sequence[Any], verdict: Any) -> None:
         """Redraw with new states (sorted by rank) and the job's verdict."""
@@ -79,6 +86,20 @@ class RankStrip(Static, can_focus=True):
         at = next((i for i, s in enumerate(self.states) if s.rank == self.selected), None)
         self.cursor = at if at is not None else min(self.cursor, max(0, len(self.states) - 1))
         self._draw()
+
+    def set_note(self, text: str) -> None:
+        """Say `text` quietly at the end of the summary line ("" removes it)."""
+        if text != self.note:
+            self.note = text
+            self._draw()
+
+    def on_display(self, rank: int | None, size: int) -> None:
+        """The rank whose log is on display (None: another log) and the bytes read of it, as
+        the status line shows them: that rank's size is this one, not the last poll's."""
+        displayed = None if rank is None else (rank, size)
+        if displayed != self.displayed:
+            self.displayed = displayed
+            self._draw()
 
     def set_progress(self, rank: int, value: str | float | None) -> None:
         """A rank's last progress value (a step, steps/s) to show beside its size; None clears."""
@@ -156,12 +177,10 @@ class RankStrip(Static, can_focus=True):
     def _detail(self) -> str:
         s = self.states[self.cursor]
         parts = [f"[b]rank {s.rank}[/b]", s.state]
-        if s.size is not None:
-            parts.append(_size(s.size))
-        if s.silent_for is not None:
-            parts.append(f"grew {s.silent_for:.0f} s ago")
-        elif s.size == 0:
-            parts.append("nothing printed yet")
+        size = self.displayed[1] if self.displayed and self.displayed[0] == s.rank else s.size
+        if size is not None:
+            parts.append(size_words(size))
+        parts += _when(s)
         value = self.progress.get(s.rank) or s.progress
         if value:
             parts.append(escape(str(value)))
@@ -183,6 +202,8 @@ class RankStrip(Static, can_focus=True):
             text += f" · each log grows every {v.interval:.1f} s"
         if v is not None and v.summary():
             text += f" · [$error]{escape(v.summary())}[/]"
+        if self.note:
+            text += f" · [$text-muted]{escape(self.note)}[/]"
         if slow := self.stragglers:
             more = f" (+{len(slow) - 8})" if len(slow) > 8 else ""
             shown = ", ".join(str(r) for r in slow[:8]) + more
@@ -190,9 +211,22 @@ class RankStrip(Static, can_focus=True):
         return text
 
 
-def _size(n: int) -> str:
+def _when(state: Any) -> list[str]:
+    """When the rank's log last grew: `grew 3 s ago` while the job runs; after the end, how
+    long before it (nothing when it wrote to the end, or the watch never saw it running)."""
+    if state.state == "ended":
+        if (state.silent_for or 0.0) >= 1:
+            return [f"last wrote {state.silent_for:.0f} s before the end"]
+        return ["printed nothing"] if state.size == 0 else []
+    if state.silent_for is not None:
+        return [f"grew {state.silent_for:.0f} s ago"]
+    return ["nothing printed yet"] if state.size == 0 else []
+
+
+def size_words(n: float) -> str:
+    """A log's size as the job screen writes it everywhere: `843 B`, `12.4 KB`, `1.2 GB`."""
     for unit in ("B", "KB", "MB"):
         if n < 1024:
-            return f"{n} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+            return f"{n:,} B" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n:.1f} GB"

@@ -21,6 +21,7 @@ from tui.core.spec import JobSpec
 from tui.logs.follower import Timing
 from widgets.log_store import ERROR_BODY, ERROR_START
 from widgets.log_view import LogView
+from widgets.rank_strip import RankStrip
 
 from .conftest import make_app
 
@@ -182,7 +183,12 @@ async def test_search_filter_and_errors_reach_lines_outside_the_window(
         assert view.line_count == 400 + 2 + 1 + 4
         assert view.store.first_in_memory > 100  # the early lines are only in the spool
 
-        # A search starts from the top of the view (here the end: the late needle is on screen).
+        # A search starts from the top of the view (here the end: the late needle is on screen
+        # once the rows above the log, the rank strip's, are laid out).
+        strip = screen.query_one(RankStrip)
+        await until(pilot, lambda: strip.has_class("-shown"), "the rank strip")
+        await pilot.pause()
+        assert "rank 0 needle late" in visible(screen)
         await pilot.press("slash", *"needle", "enter")
         assert (view.match_count, view.match_number) == (2, 2)
         assert "rank 0 needle late" in visible(screen) and not view.follow

@@ -47,7 +47,8 @@ class RankState:
     first_grew_at: float | None = None
     """When its log first held bytes."""
     silent_for: float | None = None
-    """Seconds since it last grew, as of the last `states()`."""
+    """Seconds since it last grew, as of the last `verdict()`; once the job has ended, between
+    its last growth and the end (it stops counting: nothing grows after the end)."""
     state: str = "waiting"
     """waiting (no log yet), running, quiet (empty, slower than usual, or no pace of its own:
     never a suspect), suspect (it kept a pace and stopped), ended."""
@@ -85,6 +86,9 @@ class RankWatch:
         """Seconds between polls: nothing quieter than two polls can be told apart."""
         self.ended = False
         """The job has ended: nobody is a suspect any more."""
+        self.ended_at: float | None = None
+        """When the first verdict after the end was made (the watch's clock): the end, as
+        the polls saw it."""
 
     def observe(self, sizes: Mapping[int, int | None], now: float) -> None:
         """Sizes read at `now` (ranks not in `sizes` were not asked this poll)."""
@@ -135,8 +139,11 @@ class RankWatch:
         """Update every rank's state as of `now`; the suspects and the job's verdict."""
         threshold = self.threshold()
         started = [s for s in self.ranks.values() if s.grew_at is not None]
+        if self.ended and self.ended_at is None:
+            self.ended_at = now
+        until = now if self.ended_at is None else self.ended_at
         for s in self.ranks.values():
-            s.silent_for = None if s.grew_at is None else max(0.0, now - s.grew_at)
+            s.silent_for = None if s.grew_at is None else max(0.0, until - s.grew_at)
         own = {s.rank: self.own_threshold(s) for s in started}
         silent = [s for s in started if (s.silent_for or 0.0) > (own[s.rank] or threshold)]
         all_silent = bool(started) and len(silent) == len(started) and not self.ended
