@@ -14,9 +14,11 @@ from tests.core.script_corpus import scores
 # rules, for the problems of the round-three ids (9 added), which the check finds only in part.
 # The dev half's recall floor is 0.78: the second and third fresh sets (2026-11-27b, -27c) folded
 # into it brought 52 labelled problems, 32 the check missed when they were scored blind. After the
-# fourth pass dev reaches 0.80 (scores.md, "fourth pass"); the floor sits a little under that,
-# the rest have no rule yet.
-FLOORS = {"dev": (0.95, 0.78), "test": (0.90, 0.83)}
+# fourth pass dev reaches 0.80 (scores.md, "fourth pass"). The fourth fresh set (2026-11-27d)
+# folded in brought 35 more labels, 19 missed blind; after the fifth pass dev reaches 118/149
+# (0.79, scores.md, "fifth pass"), so the dev recall floor followed the fold down to 0.77; the
+# test floors are unchanged.
+FLOORS = {"dev": (0.95, 0.77), "test": (0.90, 0.83)}
 
 
 @pytest.fixture(scope="module")

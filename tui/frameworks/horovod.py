@@ -41,7 +41,8 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU'))",
             "horovod_no_local_rank_pin",
         )
-    if not src.has(*_BROADCASTS) and not _seeded(src):
+    delegated = _through_another_library(src)
+    if not src.has(*_BROADCASTS) and not _seeded(src) and not delegated:
         yield src.finding(
             None,
             f"the initial weights are never broadcast from rank 0: the {plan.world} ranks "
@@ -56,7 +57,7 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         "DistributedTrainer",
         "allreduce",
     )
-    if not src.has(*averaged):
+    if not src.has(*averaged) and not delegated:
         yield src.finding(
             None,
             "the optimizer is not wrapped in hvd.DistributedOptimizer: gradients are never "
@@ -65,6 +66,16 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "horovod_no_distributed_optimizer",
         )
     yield from write_rules(src, plan)
+
+
+def _through_another_library(src: ScriptFacts) -> bool:
+    """Another library's Horovod layers or callbacks (a name with `Hvd` in it, called from
+    outside horovod): that library may broadcast and average for the script, which its source
+    here does not show, so neither is said missing."""
+    return any(
+        "Hvd" in name.split(".")[-1] and not name.startswith(("hvd.", "horovod."))
+        for name, _ in src.calls
+    )
 
 
 def _seeded(src: ScriptFacts) -> bool:

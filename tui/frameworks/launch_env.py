@@ -1,6 +1,7 @@
 """The variables a launch sets against what a training script reads and writes (the
 script-check rules every torch-based framework and TensorFlow share): a variable required that
-the plan's launch does not set, and MASTER_ADDR / MASTER_PORT overwritten by the script."""
+the plan's launch does not set, one that nothing in the plan sets (another platform's, a
+service's key), and MASTER_ADDR / MASTER_PORT overwritten by the script."""
 
 from __future__ import annotations
 
@@ -19,6 +20,10 @@ LAUNCHER_VARS = (
 )  # fmt: skip
 """Variables a launcher sets: a script that requires one the plan does not set dies."""
 _MASTER = ("MASTER_ADDR", "MASTER_PORT")
+_ALWAYS = ("HOME", "PATH", "USER", "LOGNAME", "SHELL", "PWD", "HOSTNAME", "LANG", "TERM", "TMPDIR")
+_ALWAYS_PREFIX = ("AZUREML_", "AZ_BATCH", "CUDA_", "NVIDIA_", "LD_", "CONDA_", "PYTHON")
+"""What every process on an Azure ML node has whatever the plan: the shell's own variables, the
+platform's, its GPU image's."""
 
 
 def unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -46,6 +51,46 @@ def unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             f"derive it from what the plan sets ({known}), or os.environ.get(name, default)",
             "env_var_not_set",
         )
+
+
+def unset_anywhere(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`os.environ["X"]` (required) for a variable that neither a launcher, nor the plan's
+    environment, nor the node itself sets: another platform's (its data and model folders) or
+    a service's account. One finding per variable, where it is first read; a read in an
+    argument's default counts, since the default is built before the command line is read."""
+    said: set[str] = set()
+    for key, node in env_reads(src):
+        if key in LAUNCHER_VARS or key in plan.env or key in said or _machine(key):
+            continue
+        if _tried(src, node) or plan.off(node) or _tested(src, node, key):
+            continue
+        said.add(key)
+        yield src.finding(
+            node,
+            f"os.environ[{key!r}] is required, but nothing in the plan sets {key} (Azure ML "
+            "sets only its launcher's variables and the job's own): the processes that read "
+            "it stop with KeyError",
+            f"add {key} to the job's environment variables, or read it with "
+            "os.environ.get(name, default)",
+            "env_var_not_set",
+        )
+
+
+def _machine(key: str) -> bool:
+    return key in _ALWAYS or key.startswith(_ALWAYS_PREFIX)
+
+
+def _tested(src: ScriptFacts, node: ast.AST, key: str) -> bool:
+    """Read where `key in os.environ` was tested first (`if "X" in os.environ and ...`), in
+    its own statement or one around it."""
+    current: ast.AST | None = node
+    while current is not None and not isinstance(current, ast.FunctionDef | ast.Module):
+        test = current if current is node else getattr(current, "test", None)
+        for n in ast.walk(test) if test is not None else ():
+            if isinstance(n, ast.Compare) and constant(n.left) == key:
+                return True
+        current = src.parents.get(current)
+    return False
 
 
 def _tried(src: ScriptFacts, node: ast.AST) -> bool:

@@ -9,7 +9,7 @@ import ast
 from collections.abc import Iterator
 
 from tui.frameworks.pytorch_sampler import sampler_rules
-from tui.frameworks.pytorch_script import WRAPS, setup_calls, under_spawn
+from tui.frameworks.pytorch_script import WRAPS, gating_flags, setup_calls, under_spawn
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
 from tui.scripts.places import place
@@ -87,7 +87,7 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """A GPU index that is a --local_rank flag's default, or the global rank."""
-    said: set[object] = set()
+    said: set[object] = set(gating_flags(src, plan))  # that finding's fix sets the device
     for name, call in src.calls:
         index = _device_index(name, call)
         if index is None or src.function_of(call) in said:
@@ -311,6 +311,51 @@ def _wraps_a_save(src: ScriptFacts, call: ast.AST) -> bool:
 _BUFFERS = ("BytesIO", "StringIO")
 
 
+def _everyone_passes(src: ScriptFacts, plan: CheckPlan, call: ast.AST) -> bool:
+    """The rank test right around `call` is true in every process: it reads only a flag the
+    plan's command does not pass (`args.local_rank in [-1, 0]` with --local_rank left at -1),
+    nothing the launcher sets per process."""
+    current, child = src.parents.get(call), call
+    while current is not None and plan.flow is not None:
+        if isinstance(current, ast.If) and mentions_rank(current.test, src.rank_words):
+            test = plan.flow.value_at(current.test)
+            if not (test.known and test.value is True and test.flags and child in current.body):
+                return False
+            names = [n for n in ast.walk(current.test) if isinstance(n, ast.Name | ast.Attribute)]
+            return not any("environ" in dotted(n) or plan.flow.value_at(n).env for n in names)
+        if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+            return False
+        current, child = src.parents.get(current), current
+    return False
+
+
+def _alternatives(src: ScriptFacts, one: ast.AST, other: ast.AST) -> bool:
+    """`one` and `other` in the two branches of one `if` (`save(model.module)` else
+    `save(model)`): only one of them runs, so they are one write."""
+    child, current = one, src.parents.get(one)
+    while current is not None:
+        if isinstance(current, ast.If):
+            mine, theirs = (
+                (current.body, current.orelse)
+                if child in current.body
+                else (current.orelse, current.body)
+            )
+            if child in mine and any(other is n for s in theirs for n in ast.walk(s)):
+                return True
+        child, current = current, src.parents.get(current)
+    return False
+
+
+def _a_parameter(src: ScriptFacts, call: ast.Call) -> bool:
+    """`def serve(save_model, ...): return save_model(...)`: the name is the function's own
+    parameter, whatever value its caller passes (a model), not a save function."""
+    fn = src.function_of(call)
+    if not isinstance(call.func, ast.Name) or fn is None:
+        return False
+    params = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+    return any(a.arg == call.func.id for a in params)
+
+
 def _into_memory(src: ScriptFacts, call: ast.Call) -> bool:
     """`with io.BytesIO() as f: torch.save(x, f)` (or `f = io.BytesIO()`): the bytes stay in
     the process (to be broadcast), nothing reaches a disk. The binding of the target name
@@ -346,6 +391,7 @@ def write_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     engines = _engines(src)
+    said: list[ast.Call] = []
     for name, call in src.calls:
         last = name.split(".")[-1]
         receiver = name.rpartition(".")[0].lower()
@@ -362,16 +408,27 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             mode = constant(keyword(call, "mode", 1))
             saving = isinstance(mode, str) and "w" in mode and "rank" not in ast.dump(call)
             saving = saving and not _wraps_a_save(src, call)
+            saving = (
+                saving
+                and not any(  # the null device keeps nothing
+                    "devnull" in dotted(a) or constant(a) == "/dev/null" for a in call.args[:1]
+                )
+            )
         told = any(  # is_main_process=…, save_function=accelerator.save (main process only)
             mentions_rank(k.value) or k.arg in ("is_main_process", "save_function")
             for k in call.keywords
         )
-        if not saving or told or src.guarded_by_rank(call) or plan.off(call) or _per_rank(call):
+        if not saving or told or plan.off(call) or _per_rank(call):
+            continue
+        if src.guarded_by_rank(call) and not _everyone_passes(src, plan, call):
             continue
         if _own_file(src, plan, call) or _made_on_one_rank(src, call) or _downloading(src, call):
             continue
-        if _into_memory(src, call):
+        if _into_memory(src, call) or _a_parameter(src, call):
             continue
+        if any(_alternatives(src, call, other) for other in said):
+            continue
+        said.append(call)
         yield src.finding(
             call,
             f"{name}() runs on all {plan.world} ranks: each writes the same file at once"

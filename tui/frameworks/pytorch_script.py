@@ -49,6 +49,15 @@ def setup_calls(src: ScriptFacts) -> list[ast.Call]:
     ]
 
 
+def gating_flags(src: ScriptFacts, plan: CheckPlan) -> set[str]:
+    """The flags whose defaults leave every process group unmade (the
+    `distribution_disabled_by_flag` finding): passing them turns that code on."""
+    offs = [plan.flow.off(c) for c in setup_calls(src)] if plan.flow is not None else []
+    if not offs or any(o is None for o in offs):
+        return set()
+    return {f for o in offs for f in o.flags}
+
+
 def process_group_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """A process group that runs under the plan's command; the rendezvous from the variables
     Azure ML and torchrun set; rank and world size from them; no second launcher."""
@@ -209,6 +218,14 @@ def _disabled(src: ScriptFacts, plan: CheckPlan, offs: list[Any]) -> Iterator[Fi
     )
 
 
+def _literal(src: ScriptFacts, call: ast.Call, value: str) -> ast.AST:
+    """Where the script spells `value`, the one literal a call's argument was followed to (the
+    line to change); the call itself when it is spelled nowhere or more than once."""
+    module = src.module_of[call].tree
+    spelled = [n for n in ast.walk(module) if isinstance(n, ast.Constant) and n.value == value]
+    return spelled[0] if len(spelled) == 1 else call
+
+
 def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
     backend = constant(keyword(call, "backend", 0))
     if backend == "nccl" and not plan.gpus:
@@ -230,7 +247,7 @@ def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Fi
         method = head + "…" if isinstance(head, str) and "://" in head else method
     if isinstance(method, str) and not method.startswith("env://"):
         yield src.finding(
-            call,
+            _literal(src, call, method) if constant(method_node) is None else call,
             f"init_method={method!r}: the plan's {plan.nodes} nodes meet at MASTER_ADDR / "
             "MASTER_PORT, which Azure ML and torchrun set; this address ignores them",
             'init_method="env://" (or leave it out)',

@@ -24,10 +24,12 @@ from pathlib import Path
 from tui.core.job_checks import is_remote
 from tui.core.spec import JobSpec
 from tui.frameworks import registry
+from tui.frameworks.launch_env import unset_anywhere
 from tui.planning.command import framework_args
 from tui.scripts.args import handed_elsewhere, read_parser
 from tui.scripts.argv import ABBREVIATION, simulate
 from tui.scripts.check_plan import CheckPlan, ScriptReport
+from tui.scripts.config_args import config_loop_args
 from tui.scripts.draws import draw_rules
 from tui.scripts.facts import Finding, Module, ScriptFacts, ScriptProblem
 from tui.scripts.files import file_rules
@@ -100,9 +102,10 @@ def _check(
 
 def _generic(src: ScriptFacts, plan: CheckPlan) -> list[Finding]:
     """What every framework's plan is checked for: files across nodes, defaults into use, what
-    each rank draws, where one rank parts from the others."""
+    each rank draws, where one rank parts from the others, what no part of the plan sets."""
     return [
         *file_rules(src, plan),
+        *unset_anywhere(src, plan),
         *value_rules(src, plan),
         *draw_rules(src, plan),
         *parting_rules(src, plan),
@@ -138,6 +141,7 @@ def _plan(
     readers = [f.script_parser for f in registry.frameworks()]
     parser = read_parser(src, readers)
     if parser is not None:
+        config_loop_args(src, parser, folder)
         for f in registry.frameworks():
             f.script_parser_extras(src, parser)
         adders = [name for f in registry.frameworks() for name in f.script_parser_adders]

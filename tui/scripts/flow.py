@@ -282,6 +282,12 @@ class Flow:
                 result = _ARITHMETIC[type(node.op)](a.value, b.value)
                 return Value(result if _small(result) else UNKNOWN, a.flags | b.flags)
             return Value(UNKNOWN, a.flags | b.flags)
+        if isinstance(node, ast.List | ast.Tuple) and len(node.elts) <= 8:
+            items = [self.value(e, local, depth) for e in node.elts]
+            if all(i.known for i in items):  # `rank in [-1, 0]`
+                return Value(
+                    tuple(i.value for i in items), frozenset().union(*(i.flags for i in items))
+                )
         if isinstance(node, ast.IfExp):
             test = self.value(node.test, local, depth)
             if test.known:

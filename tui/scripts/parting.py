@@ -124,7 +124,7 @@ def _first_read_write(guarded: ast.If, after: list[ast.stmt]) -> tuple[ast.Call,
     any barrier, and that read."""
     writes = sorted((c for c in _calls(guarded) if _write(c)), key=lambda c: c.lineno)
     for write in writes:
-        read = _read_before_barrier(after, _roots(write))
+        read = _read_before_barrier(after, _roots(write), _names(write))
         if read is not None:
             return write, read
     return None
@@ -171,15 +171,30 @@ def _roots(call: ast.Call) -> set[str]:
     return out
 
 
-def _read_before_barrier(after: list[ast.stmt], roots: set[str]) -> ast.Call | None:
+def _names(call: ast.Call) -> set[str]:
+    """The file names a call's path ends in, where it spells them (`dir / 'stats.txt'`)."""
+    words = (
+        n.value.rstrip("/").rsplit("/", 1)[-1]
+        for arg in call.args
+        for n in ast.walk(arg)
+        if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    )
+    return {w for w in words if "." in w and not w.startswith(".")}
+
+
+def _read_before_barrier(
+    after: list[ast.stmt], roots: set[str], names: set[str]
+) -> ast.Call | None:
     """The first read of a path built from `roots` in the statements `after` the writing
-    block, before any call that every rank makes together."""
+    block, before any call that every rank makes together; a read that names another file
+    in the same folder (`names`: the file the write names) is not the written one."""
     for stmt in after:
         calls = sorted(_calls(stmt), key=lambda c: (c.lineno, c.col_offset))
         for call in calls:
             if dotted(call.func).split(".")[-1] in _WAITS:
                 return None
-            if _read(call) and roots & _roots(call):
+            other = names and _names(call) and not names & _names(call)
+            if _read(call) and roots & _roots(call) and not other:
                 return call
     return None
 
