@@ -1,6 +1,6 @@
 """`JobKeys`: the job screen's keys and what each does — follow, wrap, search and filter (the
 prompt at the bottom), matches and errors, ranks and logs, the metrics pane, every rank's stack
-(the stacks panel), save, cancel, back.
+(the stacks panel), save, cancel, reproduce an Azure ML job here (`R`), back.
 
 `JobScreen` is built on it and brings the job, its logs and the view the keys act on; the keys
 follow k9s and less (`/` search, `n`/`N`, `f` follow, `[`/`]` rank).
@@ -69,6 +69,7 @@ class JobKeys(Screen[None]):
         Binding("pageup", "scroll(-1.0)", "Page up", show=False),
         Binding("g", "top", "Top", show=False),
         Binding("G", "bottom", "End (and follow)", show=False),
+        Binding("R", "reproduce", "Reproduce here", show=False),  # an Azure ML job, small
     ]
 
     # What the keys act on, set by `JobScreen`.
@@ -220,7 +221,7 @@ class JobKeys(Screen[None]):
         picker = LogPicker(ordered(self.sources), self._rank_logs(), self.log_name)
         self.app.push_screen(picker, chosen)
 
-    # ---- save, cancel, back ---------------------------------------------------------------
+    # ---- save, cancel, reproduce, back ----------------------------------------------------
 
     def action_save(self) -> None:
         if self.log_name is None:
@@ -270,6 +271,10 @@ class JobKeys(Screen[None]):
             self.app.call_from_thread(
                 self.notify, f"Cancel failed: {err}", severity="error", timeout=10
             )
+
+    def action_reproduce(self) -> None:
+        """Run this Azure ML job again here, small (the app opens `screens.reproduce`)."""
+        self.app.reproduce(self.backend, self.handle)  # type: ignore[attr-defined]
 
     async def action_back(self) -> None:
         """Close the prompt, else the stacks panel, else drop the filter, else the search, else

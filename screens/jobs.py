@@ -3,10 +3,11 @@
 One row per job: where it runs, its name, state, age, how far (step of total), how long (ETA),
 how much (cost so far and to finish), nodes × processes per node, script, and for a failed job
 the doctor's one-line cause (else what the job is, or since when a stalled one has not moved);
-screens/jobs_columns.py says which columns fit. Enter opens the job screen, `d`
-the doctor's whole answer, `c` cancels (after asking), `/` filters as you type. A thread worker
-lists local jobs every `interval` seconds (file reads) and the workspace's every
-`azure_interval` (one `jobs.list`; ARM throttles clients that ask often); `r` asks both now.
+screens/jobs_columns.py says which columns fit. Enter opens the job screen, `d` the doctor's
+whole answer, `c` cancels (after asking), `/` filters as you type, `R` runs an Azure ML job
+again here, small (screens/reproduce.py). A thread worker lists local jobs every `interval`
+seconds (file reads) and the workspace's every `azure_interval` (one `jobs.list`; ARM throttles
+clients that ask often); `r` asks both now.
 The rows are shown as soon as listed (with each job's progress as last read), then again once
 each log's end is read, if that shows anything new; a refresh redraws only the cells it changed.
 A failed job here is diagnosed in the background; a failed Azure job when its row is chosen
@@ -74,6 +75,7 @@ class JobsScreen(Screen[None]):
         Binding("c", "cancel_job", "Cancel"),
         Binding("slash", "filter", "Filter"),
         Binding("r", "reload", "Refresh"),
+        Binding("R", "reproduce", "Reproduce"),
         Binding("q", "leave", "Leave", show=False),
     ]
     AUTO_FOCUS = "JobsTable"
@@ -358,6 +360,13 @@ class JobsScreen(Screen[None]):
             )
         self._azure_now = row.where == "azure"
         self._wake.set()
+
+    def action_reproduce(self) -> None:
+        """Run the highlighted Azure ML job again here, small (`screens.reproduce`)."""
+        from screens.reproduce import open_reproduction
+
+        row = self.current()
+        open_reproduction(self, row.backend if row else None, row.handle if row else None)
 
     def action_reload(self) -> None:
         self._azure_now = True

@@ -199,6 +199,13 @@ class JobsOfTheApp:
 
         self.push_screen(JobScreen(backend, handle, log=log, price=price))
 
+    def reproduce(self, backend: Any, handle: JobHandle) -> None:
+        """`R` on a job screen: run the Azure ML job again here, small (screens/reproduce.py;
+        the job screen cannot import it: the reproduction's own job screen is built on it)."""
+        from screens.reproduce import open_reproduction
+
+        open_reproduction(self.screen, backend, handle)  # type: ignore[attr-defined]
+
 
 def azure_install() -> str:
     """The command that installs the Azure ML backend here (`preflight.extra_install`)."""
