@@ -53,7 +53,7 @@ class DoctorScreen(ModalScreen[Any]):
         if self.result is not None:
             self._show(self.result)
         else:
-            self.run_worker(self._diagnose(), group="doctor", exclusive=True, exit_on_error=False)
+            self.run_worker(self._diagnose, group="doctor", exclusive=True, exit_on_error=False)
 
     async def _diagnose(self) -> None:
         state = self.row.state.value

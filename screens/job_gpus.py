@@ -54,7 +54,7 @@ class JobGpus:
         self._said_none = False
 
     def start(self) -> None:
-        self.job.run_worker(self._loop(), group="job-gpus", exclusive=True, exit_on_error=False)
+        self.job.run_worker(self._loop, group="job-gpus", exclusive=True, exit_on_error=False)
 
     async def _loop(self) -> None:
         while True:

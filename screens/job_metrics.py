@@ -147,7 +147,7 @@ class JobMetrics:
     def sample_ranks(self) -> None:
         """Sample the ranks' speeds now and every `ranks_every` s until the job has ended."""
         self.job.run_worker(
-            self._sample_ranks(), group="job-rank-speeds", exclusive=True, exit_on_error=False
+            self._sample_ranks, group="job-rank-speeds", exclusive=True, exit_on_error=False
         )
 
     async def _sample_ranks(self) -> None:

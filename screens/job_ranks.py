@@ -76,7 +76,7 @@ class JobRanks:
         return self._strip()
 
     def start(self) -> None:
-        self.job.run_worker(self._loop(), group="job-ranks", exclusive=True, exit_on_error=False)
+        self.job.run_worker(self._loop, group="job-ranks", exclusive=True, exit_on_error=False)
         self.gpus.start()
 
     def sizes(self) -> dict[str, int]:

@@ -58,7 +58,7 @@ class ReproducedJobScreen(JobScreen):
         box = self.query_one("#job-compare", Static)
         box.update("[b]Compared with the cluster:[/b] reading both runs' logs…")
         box.add_class("-shown")
-        self.run_worker(self._compare(), group="job-compare", exit_on_error=False)
+        self.run_worker(self._compare, group="job-compare", exit_on_error=False)
 
     async def _compare(self) -> None:
         from tui.planning.reproduce_verdict import verdict
