@@ -50,10 +50,11 @@ def node_leader(environ=os.environ) -> bool:
 
 
 def node_name(environ=os.environ) -> str:
-    """The node a line is about: the plan's DTRAIN_NODE, else NODE_RANK, else the host name."""
+    """The node a line is about, as its launcher numbers it (`NODE_RANK`, torchrun's
+    `GROUP_RANK`), else the host name (an MPI job's nodes are hosts of their own)."""
     import socket
 
-    return environ.get("DTRAIN_NODE") or environ.get("NODE_RANK") or socket.gethostname()
+    return environ.get("NODE_RANK") or environ.get("GROUP_RANK") or socket.gethostname()
 
 
 _HELD: list = []

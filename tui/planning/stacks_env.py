@@ -4,7 +4,7 @@ dtrain-tui's in-job helpers (`tui/injob/`, standard library only) reach each ran
 Python's `sitecustomize` hook: the plan puts their folder first on PYTHONPATH and says, in
 DTRAIN_STACKS, after how many minutes in one place a rank prints its stacks by itself
 (`JobSpec.stacks` = 0: no dumper), and in DTRAIN_GPU_SAMPLE every how many seconds local rank 0
-of each node prints its GPUs' use (DTRAIN_NODE names the node in those lines). The job's own
+of each node prints its GPUs' use (naming the node as its launcher does). The job's own
 DTRAIN_GPU_SAMPLE wins (0: no sampler); with both off, nothing is added.
 
 Where the module comes from: on this machine, the installed package's own folder (nothing is
@@ -79,9 +79,9 @@ def with_stacks(plan: LaunchPlan) -> LaunchPlan:
 
     def rank(index: int) -> RankPlan:
         made = inner[index]
-        return dataclasses.replace(made, env=_added(made.env, values, made.node))
+        return dataclasses.replace(made, env=_added(made.env, values))
 
-    nodes = tuple(dataclasses.replace(n, env=_added(n.env, values, n.node)) for n in plan.nodes)
+    nodes = tuple(dataclasses.replace(n, env=_added(n.env, values)) for n in plan.nodes)
     whys = [WHY.format(minutes=spec.stacks)] if spec.stacks > 0 else []
     if seconds := gpu_seconds(plan):
         whys.append(GPU_WHY.format(seconds=f"{seconds:g}"))
@@ -107,20 +107,16 @@ def _values(plan: LaunchPlan) -> dict[str, tuple[str, str]]:
         )
     if gpu_seconds(plan) and "DTRAIN_GPU_SAMPLE" not in plan.spec.env:
         values["DTRAIN_GPU_SAMPLE"] = (str(GPU_SECONDS), "seconds between a node's GPU samples")
-    if gpu_seconds(plan):
-        values["DTRAIN_NODE"] = ("{node}", "this node's number in its GPU samples")
     skip = skip_names(plan)
     if skip:
         values["DTRAIN_STACKS_SKIP"] = (skip, "the launcher is no rank: no helper in it")
     return values
 
 
-def _added(
-    env: tuple[EnvVar, ...], values: dict[str, tuple[str, str]], node: int
-) -> tuple[EnvVar, ...]:
+def _added(env: tuple[EnvVar, ...], values: dict[str, tuple[str, str]]) -> tuple[EnvVar, ...]:
     built = EnvBuilder({v.name: v for v in env})
     for name, (value, _) in values.items():
-        built.set(ORIGIN, **{name: value.format(node=node)})
+        built.set(ORIGIN, **{name: value})
     out = []
     for var in built.done():
         if var.name in values and not var.note:
