@@ -50,7 +50,7 @@ def node_leader(environ=os.environ) -> bool:
 
 
 def node_name(environ=os.environ) -> str:
-    """The node a line is about, as its launcher numbers it (`NODE_RANK`, torchrun's
+    """The node a line is about, as its launcher numbers it (`NODE_RANK`, a per-node launcher's
     `GROUP_RANK`), else the host name (an MPI job's nodes are hosts of their own)."""
     import socket
 
