@@ -68,13 +68,16 @@ class JobProgress:
         return self.hourly * self.eta / 3600
 
     def progress_text(self) -> str:
-        """`120/500`, else `epoch 3/10`, else `step 1,200`, else ""; a stall leads with ⏸."""
+        """`120/500`, else `epoch 3/10`, else `step 1,200`, else `epoch 3`, else ""; a stall
+        leads with ⏸."""
         if self.step is not None and self.total is not None:
             text = f"{self.step:,}/{self.total:,}"
         elif self.epoch is not None and self.epochs is not None:
             text = f"epoch {_number(self.epoch)}/{self.epochs}"
         elif self.step is not None:
             text = f"step {self.step:,}"
+        elif self.epoch is not None:  # a log that prints only epochs (`epoch 2 loss 0.31`)
+            text = f"epoch {_number(self.epoch)}"
         else:
             return ""
         return f"{STALL_MARK} {text}" if self.stalled is not None else text

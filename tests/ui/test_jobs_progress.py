@@ -191,3 +191,12 @@ def test_the_table_without_a_ui_keeps_every_column(backend, job_root, tmp_path):
         assert row[8].startswith("$") and row[9].startswith("$")
     finally:
         backend.cancel(backend.handle(name))
+
+
+def test_a_log_that_prints_only_epochs_shows_its_last_epoch():
+    # the shipped DDP example prints `epoch 2 loss 0.3051` and no step or total: the list said
+    # "–" for it; it shows the last epoch, and no ETA (no total is printed)
+    from screens.jobs_progress import JobProgress
+
+    shown = JobProgress(epoch=2.0, ended=True)
+    assert (shown.progress_text(), shown.eta_text()) == ("epoch 2", "")
