@@ -24,15 +24,8 @@ from dataclasses import dataclass
 from itertools import islice
 from operator import lt
 
-from tui.logs.progress_line import (
-    DIGIT,
-    MAX_LINE,
-    Progress,
-    StreamState,
-    hinted,
-    phase,
-    read_line,
-)  # fmt: skip
+from tui.logs.progress_gate import DIGIT, MAX_LINE, hinted, phase
+from tui.logs.progress_line import Progress, StreamState, read_line
 from tui.logs.progress_names import metric_name
 from tui.logs.progress_series import Series, _epochs_of, merge_series
 from tui.logs.progress_shapes import ShapeCache

@@ -24,7 +24,7 @@ from operator import eq, itemgetter, lt
 from typing import BinaryIO
 
 from tui.logs.progress import ProgressTracker
-from tui.logs.progress_line import DIGIT, MAX_LINE, hinted, phase
+from tui.logs.progress_gate import DIGIT, MAX_LINE, hinted, phase
 from tui.logs.progress_shapes import MANY_SHAPES, SHAPE, fits_bytes
 from tui.logs.progress_time import stamp
 

@@ -192,8 +192,6 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         return
     for m in _PAIR.finditer(text):
         key, value, total = m["key"], m["value"], m["total"]
-        if "'s" in key:
-            key = key.replace("'s", "")  # `training's binary_logloss`: the training set's
         if ". " in key:
             key = key[key.rindex(". ") + 2 :]  # `… 0 sec. train epoch 1`: a sentence ended
         words = names.words_of(key)
@@ -378,6 +376,27 @@ def number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
+_NONFINITE = {"nan": math.nan, "inf": math.inf, "NaN": math.nan, "Infinity": math.inf}
+"""Bare names Python's repr prints for non-finite floats (a Trainer's `'grad_norm': nan`)."""
+
+
+class _Nonfinite(ast.NodeTransformer):
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        value = _NONFINITE.get(node.id)
+        return node if value is None else ast.Constant(value)
+
+
+def _python_literal(text: str) -> object:
+    """A dict printed by Python (`repr`), `nan` and `inf` included; None where it is none."""
+    try:
+        tree = ast.parse(text, mode="eval")
+        if "nan" in text or "inf" in text or "NaN" in text or "Infinity" in text:
+            tree = _Nonfinite().visit(tree)
+        return ast.literal_eval(tree)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
 def dict_fields(line: str) -> Found | None:
     start, end = line.find("{"), line.rfind("}")
     text = line[start : end + 1]
@@ -387,10 +406,7 @@ def dict_fields(line: str) -> Found | None:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        try:
-            data = ast.literal_eval(text)
-        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-            return None
+        data = _python_literal(text)
     if not isinstance(data, dict) or not data:
         return None
     found = Found(structured=True)

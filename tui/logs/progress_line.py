@@ -51,6 +51,7 @@ from tui.logs.progress_fields import (
     prove_counts,
     text_fields,
 )
+from tui.logs.progress_gate import DIGIT, MAX_LINE, hinted, phase, settings
 from tui.logs.progress_table import Header, is_header, table_row
 from tui.logs.progress_time import clock, stamp
 
@@ -62,66 +63,14 @@ _OPEN_BAR = re.compile(
 _STEP_UNITS = frozenset({"it", "its", "batch", "batches", "step", "steps", "ba", "iter", "iters"})
 _NOT_TRAINING = re.compile(
     r"download|upload|map\b|filter|tokeniz|generat|loading|fetching|extract|resolv|shuffl"
-    r"|sanity|validat|eval|test|predict|saving|writing|convert|checkpoint|shards|\.\w{2,11}\b",
+    r"|sanity|validat|eval|test|predict|saving|writing|convert|checkpoint|shards"
+    r"|(?<!\d)\.[a-z]\w{1,10}\b",  # a file's extension (`model.safetensors`), not `Loss: 5.872`
     re.IGNORECASE,
 )
 _BAR_EPOCH = re.compile(r"\bEpoch (?P<n>\d+)(?:/(?P<total>\d+))?\s*:?\s*$", re.IGNORECASE)
-DIGIT = re.compile(r"\d")
 _BRANCH = re.compile(r"[├└]─+$")
 """A tree's branch before a key: the key is a node of a report printed one metric a line."""
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
-MAX_LINE = 20_000
-"""Longer lines are not progress (a dump, a binary blob): skipped without a look."""
-
-
-_PHASE_WORD = re.compile(r"[a-z]{2,}")
-_PHASE_WORDS = 6
-"""A line that only says which phase follows is short: `***** Running Evaluation *****`,
-`Validating...`, `Test results:`, `[INFO] Validation`, `TRAIN`."""
-
-
-def phase(line: str) -> bool | None:
-    """What a line that names a phase and reports nothing says follows: True evaluation
-    (validation, test), False training, None neither (most lines: a substring test). A line
-    with a metric word (`Validation loss decreased (inf --> 38.3)`) reports, not announces."""
-    low = line.lower()
-    if ("val" not in low and "test" not in low and "train" not in low) or len(line) > 200:
-        return None
-    words = _PHASE_WORD.findall(_STAMP_LEAD.sub("", low))
-    if not words or len(words) > _PHASE_WORDS or any(names.is_metric_name(w) for w in words):
-        return None
-    evaluating = any(w in names.EVAL_WORDS for w in words)
-    if evaluating == any(w in names.TRAIN_WORDS for w in words):
-        return None  # neither, or both (`Will train until validation_1-logloss …`)
-    return evaluating
-
-
-_STAMP_LEAD = re.compile(r"^[\W\d_]*(?:[a-z]\d{4}\b)?[\W\d_]*(?:info|warning|debug)?\b", re.I)
-
-
-_FLAG = re.compile(r"\b\w+=(?:True|False|None)\b")
-
-
-def settings(line: str) -> bool:
-    """The line prints a configuration (`Namespace(batch_size=20, cuda=True, dry_run=False)`,
-    `train: weights=yolov5s.pt, rect=False, resume=False`): two Python flags or more
-    (`=True`, `=False`, `=None`); its numbers are settings, no metric. (Quoted strings are
-    not counted: a logfmt line quotes its message and time beside its step and loss.)"""
-    if "=True" not in line and "=False" not in line and "=None" not in line:
-        return False
-    return len(_FLAG.findall(line)) >= 2
-
-
-def hinted(line: str) -> bool:
-    """The line holds a word progress is printed with (the rest, most lines, is skipped at once:
-    chained substring tests on the lower-cased line cost well under a microsecond)."""
-    low = line.lower()
-    return (
-        "loss" in low or "epoch" in low or "step" in low or "iter" in low or "it/s" in low
-        or "s/it" in low or "%|" in low or "{" in low or "acc" in low or "lr" in low
-        or "cost" in low or "xent" in low or "ep." in low or "up." in low or "mse" in low
-        or "learn" in low
-    )  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -168,7 +117,16 @@ class Progress:
 class StreamState:
     """What a log stream said before this line: a table header, an evaluation phase, the epoch."""
 
-    __slots__ = ("column", "counts", "epoch", "evaluating", "found", "header", "shift")
+    __slots__ = (
+        "column",
+        "counts",
+        "epoch",
+        "evaluating",
+        "found",
+        "header",
+        "shift",
+        "whole_loss",
+    )
 
     def __init__(self) -> None:
         self.header: Header | None = None
@@ -182,6 +140,9 @@ class StreamState:
         """Where the last line's `:` stood and its bullet, if it was one `key: value` alone."""
         self.counts: dict[str, float] = {}
         """The first of a key's two bare numbers (`Train loss 3 9.56`), by key, last line."""
+        self.whole_loss = False
+        """The stream prints a metric a line and its last whole loss so (`total loss: 4119.9`):
+        a part alone on a later line (`conf loss: 16.6`) is one term of it, not the loss."""
 
 
 def read_line(line: str, state: StreamState | None = None) -> Progress | None:
@@ -268,9 +229,10 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
         found.set_epoch(float(e["n"]), None, (e.span("n"), None))
         epoch_index = int(e["n"])
     elif desc:
-        text_fields(desc, _desc := Found())
+        text_fields(desc, _desc := Found(), len(line) - len(line.lstrip()))
         if _desc.epoch is not None:
             found.set_epoch(_desc.epoch, None, (_desc.spans.get("epoch"), None))
+        found.pairs += _desc.pairs  # `Train Epoch: 1 Loss: 5.872: 100%|…|`: set_description's
     n = int(float(m["n"]))
     if found.step is None:
         total = int(float(m["total"])) if closed else None
@@ -329,8 +291,11 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
     if found.step_rank == 8 and not values:
         found.step = found.total = None  # a number leading no metric (`[3] Loading …`)
     loss_name = names.pick_loss(values)
-    if _aligned(line, found, state) and _lone_part(loss_name, values, found):
+    aligned = _aligned(line, found, state)
+    if _lone_part(loss_name, values, found) and (aligned or (state and state.whole_loss)):
         loss_name = None  # one objective of a report printed a metric a line: not the total
+    if state is not None and len(values) == 1 and found.step is None and found.epoch is None:
+        state.whole_loss |= loss_name is not None and names.is_whole_loss(loss_name)
     if loss_name is None and kind != "table":
         loss_name = names.pick_train_error(values, _train_lead(line))
     total = values.pop("total", None) if kind != "table" and not found.structured else None

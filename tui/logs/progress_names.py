@@ -61,8 +61,9 @@ STEP_KEYS = {
 within-epoch position (`cur_iter`, `Batch 10/126`); `steps`/`iters` (plural) only on a line with
 a loss (`iters: 500, epoch: 18 | loss: 0.146`; `Total optimization steps = 564` is a setting)."""
 _ALIASES = {"learning_rate": "lr", "learningrate": "lr", "lr_0": "lr", "base_lr": "base_lr"}
-_SPLIT = re.compile(r"[_./@\s-]+")
-_CLEAN = re.compile(r"[\s/\-.]+")
+_SPLIT = re.compile(r"'s\b|[_./@\s-]+")
+_CLEAN = re.compile(r"'s\s+|[\s/\-.]+")
+"""Word breaks; `training's l2` (LightGBM's round lines) is the training set's l2, `training_l2`."""
 _HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -164,14 +165,24 @@ def pick_loss(values: dict[str, float]) -> str | None:
     """The name of the training loss among a line's (non-evaluation) metrics: the whole loss
     with the fewest words, else the only loss, unless its name is numbered (`loss_x16`,
     `s0.loss_cls`, `pal1_conf_loss`: one of several outputs, heads or stages, printed one a
-    line; which of them, if any, is the total the line cannot say)."""
+    line; which of them, if any, is the total the line cannot say) or names one model of a GAN."""
     whole = [n for n in values if not is_eval(n) and is_whole_loss(n)]
     if whole:
         return min(whole, key=lambda n: (len(words_of(n)), "train" in n))
     parts = [n for n in values if not is_eval(n) and is_loss(n)]
-    if len(parts) == 1 and not any(c.isdigit() for c in parts[0]):
+    if len(parts) == 1 and not any(c.isdigit() for c in parts[0]) and not _one_model(parts[0]):
         return parts[0]
     return None
+
+
+_ADVERSARIES = frozenset({"g", "d", "gen", "generator", "disc", "discriminator"})
+"""Words that name one model of an adversarial pair (a GAN's generator or discriminator)."""
+
+
+def _one_model(name: str) -> bool:
+    """`Gen Loss Total`, `g_loss`: the loss of one of a GAN's two models, each minimised by its own
+    optimizer; the line's only loss, yet not the training's (there is none to plot as one)."""
+    return not _ADVERSARIES.isdisjoint(words_of(name))
 
 
 _ERRORS = frozenset({"mse", "rmse", "mae", "logloss", "mlogloss", "nll", "rmsle", "nloglik"})
