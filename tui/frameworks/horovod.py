@@ -11,6 +11,7 @@ from tui.frameworks.base import Framework, Glossary, Package, signature
 from tui.frameworks.pytorch_data import write_rules
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.values import disabled
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec
@@ -20,8 +21,8 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """`hvd.init()`, `hvd.local_rank()` to pin each rank's GPU, the initial state broadcast
     from rank 0, and the optimizer wrapped so gradients are averaged."""
     inits = [
-        name
-        for name, _ in src.calls
+        call
+        for name, call in src.calls
         if name.startswith(("horovod", "hvd")) and name.endswith(".init")
     ]
     if not inits or not src.imports_any("horovod"):
@@ -31,6 +32,9 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "import horovod.torch as hvd; hvd.init()",
             "horovod_no_init",
         )
+        return
+    if off := list(disabled(src, plan, inits)):
+        yield from off  # the rest of Horovod's setup sits behind the same switch
         return
     if not src.find("local_rank") and src.has("cuda", "GPU", "gpu"):
         yield src.finding(

@@ -6,10 +6,12 @@ service's key), and MASTER_ADDR / MASTER_PORT overwritten by the script."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted
+from tui.scripts.flow import command_flags
 
 LAUNCHER_VARS = (
     "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
@@ -21,9 +23,17 @@ LAUNCHER_VARS = (
 """Variables a launcher sets: a script that requires one the plan does not set dies."""
 _MASTER = ("MASTER_ADDR", "MASTER_PORT")
 _ALWAYS = ("HOME", "PATH", "USER", "LOGNAME", "SHELL", "PWD", "HOSTNAME", "LANG", "TERM", "TMPDIR")
-_ALWAYS_PREFIX = ("AZUREML_", "AZ_BATCH", "CUDA_", "NVIDIA_", "LD_", "CONDA_", "PYTHON")
+_ALWAYS_PREFIX = ("AZUREML_", "AZ_BATCH_", "CUDA_", "NVIDIA_", "LD_", "CONDA_", "PYTHON")
+_AZURE_BATCHAI = (
+    "AZ_BATCHAI_MPI_MASTER_NODE",
+    "AZ_BATCHAI_PYTORCH_INIT_METHOD",
+    "AZ_BATCHAI_TASK_INDEX",
+)
 """What every process on an Azure ML node has whatever the plan: the shell's own variables, the
-platform's, its GPU image's."""
+platform's (of Batch AI's, only the three Azure ML still sets: not its `AZ_BATCHAI_INPUT_*`
+folders), its GPU image's."""
+_PATH_CALL = re.compile(r"path|dir|folder|file|open|join|exists|listdir|^int$|^float$", re.I)
+"""Calls that fail on None: a read with no default given straight to one is required."""
 
 
 def unset_env(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -74,10 +84,25 @@ def unset_anywhere(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "os.environ.get(name, default)",
             "env_var_not_set",
         )
+    for key, node, user in gets_into_calls(src):
+        if key in LAUNCHER_VARS or key in plan.env or key in said or _machine(key):
+            continue
+        if _tried(src, node) or plan.off(node) or _tested(src, node, key):
+            continue
+        said.add(key)
+        yield src.finding(
+            node,
+            f"os.getenv({key!r}) gives None here, since nothing in the plan sets {key} (Azure "
+            f"ML sets only its launcher's variables and the job's own), and "
+            f"{dotted(user.func)}() fails on None before training starts",
+            f"add {key} to the job's environment variables (a mounted input's path: "
+            "--set env.NAME=${{inputs.data}}), or give os.getenv a default",
+            "env_var_not_set",
+        )
 
 
 def _machine(key: str) -> bool:
-    return key in _ALWAYS or key.startswith(_ALWAYS_PREFIX)
+    return key in _ALWAYS or key in _AZURE_BATCHAI or key.startswith(_ALWAYS_PREFIX)
 
 
 def _tested(src: ScriptFacts, node: ast.AST, key: str) -> bool:
@@ -124,6 +149,32 @@ def env_reads(src: ScriptFacts) -> Iterator[tuple[str, ast.AST]]:
                 yield k, src.statement(node)
 
 
+def gets_into_calls(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.Call]]:
+    """(key, statement, call) for each `os.getenv(KEY)` with no default given straight to a
+    call that fails on None (`ImageFolder(os.getenv("DATA_DIR"))`), in code that runs."""
+    for module in src.modules:
+        for node in ast.walk(module.tree):
+            if (user := _into_path(src, node)) is not None:
+                yield constant(node.args[0]), src.statement(node), user  # type: ignore[attr-defined]
+
+
+def _into_path(src: ScriptFacts, node: ast.AST) -> ast.Call | None:
+    if not (
+        isinstance(node, ast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and dotted(node.func).endswith(("os.getenv", "environ.get"))
+        and isinstance(constant(node.args[0]), str)
+    ):
+        return None
+    user = src.parents.get(node)
+    if isinstance(user, ast.keyword):
+        user = src.parents.get(user)
+    if not isinstance(user, ast.Call) or not _PATH_CALL.search(dotted(user.func).split(".")[-1]):
+        return None
+    return user if src.runs(node) else None
+
+
 def _loop_keys(src: ScriptFacts, node: ast.Subscript) -> list[str]:
     """`{k: os.environ[k] for k in ("A", "B")}`: the literal names it reads."""
     if not isinstance(node.slice, ast.Name):
@@ -148,7 +199,7 @@ def master_overwritten(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         value = constant(node)
         if value is None and plan.flow is not None:
             given = plan.flow.value_at(node)
-            value = given.value if given.known and given.flags else None
+            value = given.value if given.known and command_flags(given.flags) else None
         if key in _MASTER and isinstance(value, str | int) and not plan.off(stmt):
             places.setdefault(src.function_of(stmt), []).append((key, value, stmt))
     for writes in places.values():

@@ -36,8 +36,11 @@ def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     ]
     yield from _rank_zero_download(src, plan)
     yield from _best_checkpoint(src, plan)
-    if src.find("from_argparse_args") or src.find("LightningCLI"):
+    if src.find("LightningCLI"):
         return  # the command line's values reach the Trainer (or argv_rejected says why not)
+    if built := src.find("from_argparse_args"):
+        yield from _set_aside(src, plan, built[0])
+        return  # the parsed values reach the Trainer (or argv_rejected says why not)
     for call in trainers:
         yield from _trainer_shape(src, plan, call)
         strategy = _value(plan, keyword(call, "strategy") or keyword(call, "accelerator"))
@@ -52,6 +55,28 @@ def trainer_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 
 _MAKERS = ("Trainer", "Fabric")
+
+
+def _set_aside(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
+    """`Trainer.from_argparse_args(args)` after `parse_known_args()`: the plan's
+    `--trainer.num_nodes` is no option the parser lists (its Trainer flags are `--num_nodes`),
+    so it is set aside without a word and the Trainer stays on one node."""
+    parser = plan.parser
+    if parser is None or not parser.open or plan.nodes <= 1 or plan.off(call):
+        return
+    listed = {name for arg in parser.args for name in arg.names}
+    passed = [w for w in plan.argv if w.startswith("--trainer.") and w.split("=")[0] not in listed]
+    if not any(w.split("=")[0] == "--trainer.num_nodes" for w in passed):
+        return
+    yield src.finding(
+        call,
+        f"parse_known_args() sets aside the plan's {' '.join(passed)} (this parser's Trainer "
+        f"flags are --num_nodes, --devices …), so {dotted(call.func)} keeps num_nodes 1: each "
+        f"of the {plan.nodes} nodes trains alone",
+        f"pass --num_nodes {plan.nodes} in the job's arguments, or read "
+        "--trainer.num_nodes into the Trainer",
+        "trainer_shape_mismatch",
+    )
 
 
 def _rank_zero_download(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

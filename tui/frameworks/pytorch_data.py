@@ -12,6 +12,7 @@ from tui.frameworks.pytorch_sampler import sampler_rules
 from tui.frameworks.pytorch_script import WRAPS, gating_flags, setup_calls, under_spawn
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.flow import command_flags
 from tui.scripts.places import place
 
 
@@ -319,7 +320,12 @@ def _everyone_passes(src: ScriptFacts, plan: CheckPlan, call: ast.AST) -> bool:
     while current is not None and plan.flow is not None:
         if isinstance(current, ast.If) and mentions_rank(current.test, src.rank_words):
             test = plan.flow.value_at(current.test)
-            if not (test.known and test.value is True and test.flags and child in current.body):
+            if not (
+                test.known
+                and test.value is True
+                and command_flags(test.flags)
+                and child in current.body
+            ):
                 return False
             names = [n for n in ast.walk(current.test) if isinstance(n, ast.Name | ast.Attribute)]
             return not any("environ" in dotted(n) or plan.flow.value_at(n).env for n in names)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import Any
 
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.launch_env import master_overwritten, unset_env
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.flow import command_flags
+from tui.scripts.values import disabled
 
 SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
 SETUP_CALLS = (
@@ -72,9 +73,7 @@ def process_group_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "no_process_group",
         )
     elif plan.flow is not None:
-        offs = [plan.flow.off(c) for c in setups]
-        if all(o is not None for o in offs):
-            yield from _disabled(src, plan, offs)
+        yield from disabled(src, plan, setups)
     yield from launch_rules(src, plan)
 
 
@@ -171,51 +170,54 @@ def _gpu_count(src: ScriptFacts, node: ast.AST, depth: int = 3) -> ast.AST | Non
 
 
 def batch_divides(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """`assert accumulation % world_size == 0` that fails with the plan's world size: the
-    literal it asserts on cannot be split over the plan's ranks."""
+    """An `assert` on the batch's arithmetic that fails with the plan's world size: a literal
+    that cannot be split over the plan's ranks (`accumulation % world_size == 0`), or a count
+    the ranks leave at nothing (`total // (batch * world_size) > 0`). One finding: the first."""
     if plan.flow is None:
         return
     for stmt, local in plan.flow.failed:
         test = stmt.test
-        if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.BinOp)):
+        if not isinstance(test, ast.Compare):
             continue
-        if not isinstance(test.left.op, ast.Mod):
+        left = test.left
+        if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod):
+            total = plan.flow.value(left.left, local).value
+            size = plan.flow.value(left.right, local).value
+            name = left.left
+            where = plan.flow.assigned.get(name.id) if isinstance(name, ast.Name) else None
+            yield src.finding(
+                where or stmt,
+                f"{ast.unparse(name)} = {total} is not divisible by {ast.unparse(left.right)} = "
+                f"{size} on the plan's {plan.world} ranks: the assert at line {stmt.lineno} "
+                "stops every rank",
+                f"make it a multiple of {size} (or scale it by the world size)",
+                "batch_not_divisible",
+            )
+        elif _about_batch(test):
+            value = plan.flow.value(left, local).value
+            yield src.finding(
+                stmt,
+                f"{ast.unparse(left)} is {value} on the plan's {plan.world} ranks, so "
+                f"`{ast.unparse(test)}` fails: the assert stops every rank at start-up",
+                f"give a global batch that is a multiple of the per-rank batch × {plan.world}",
+                "batch_not_divisible",
+            )
+        else:
             continue
-        left, right = test.left.left, test.left.right
-        total = plan.flow.value(left, local).value
-        size = plan.flow.value(right, local).value
-        where = plan.flow.assigned.get(left.id) if isinstance(left, ast.Name) else None
-        yield src.finding(
-            where or stmt,
-            f"{ast.unparse(left)} = {total} is not divisible by {ast.unparse(right)} = {size} "
-            f"on the plan's {plan.world} ranks: the assert at line {stmt.lineno} stops every rank",
-            f"make it a multiple of {size} (or scale it by the world size)",
-            "batch_not_divisible",
-        )
-
-
-def _disabled(src: ScriptFacts, plan: CheckPlan, offs: list[Any]) -> Iterator[Finding]:
-    flags = sorted(
-        {f for o in offs for f in o.flags if f in plan.flow.flag_nodes},
-        key=lambda f: getattr(plan.flow.flag_nodes[f], "lineno", 0),
-    )
-    if not flags:
         return
-    names = {a.dest: (a.names or (a.dest,))[0] for a in plan.parser.args} if plan.parser else {}
-    shown = [names.get(f, f) for f in flags]
-    node = plan.flow.flag_nodes[flags[0]]
-    value = plan.flow.args.get(flags[0])
-    default = f"{value.value!r}" if value is not None and value.known else "its default"
-    yield src.finding(
-        node,
-        f"under the plan's command ({' '.join(plan.argv) or 'no arguments'}) {shown[0]} keeps "
-        f"its default {default}, which leaves distribution off: the process group is never "
-        f"made and the {plan.world} processes each train alone"
-        + (f" (also decided by {', '.join(shown[1:])})" if len(shown) > 1 else ""),
-        "read the rank variables the plan sets (RANK, WORLD_SIZE, LOCAL_RANK) instead of "
-        f"{shown[0]}'s default, or add {shown[0]} to the job's arguments",
-        "distribution_disabled_by_flag",
-    )
+
+
+_BATCH_WORDS = ("batch", "accum", "world")
+
+
+def _about_batch(test: ast.Compare) -> bool:
+    """The assert's names speak of the batch, its accumulation or the world size."""
+    spelled = [
+        (getattr(n, "id", None) or getattr(n, "attr", "")).lower()
+        for n in ast.walk(test)
+        if isinstance(n, ast.Name | ast.Attribute)
+    ]
+    return any(w in name for name in spelled for w in _BATCH_WORDS)
 
 
 def _literal(src: ScriptFacts, call: ast.Call, value: str) -> ast.AST:
@@ -227,15 +229,15 @@ def _literal(src: ScriptFacts, call: ast.Call, value: str) -> ast.AST:
 
 
 def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
-    backend = constant(keyword(call, "backend", 0))
+    backend, where, said = _backend(plan, call)
     if backend == "nccl" and not plan.gpus:
         yield src.finding(
-            call, 'backend="nccl" needs GPUs; this machine\'s rehearsal runs on CPUs',
+            where, f"{said} needs GPUs; this machine's rehearsal runs on CPUs",
             SAME_DEVICE_BACKEND, "nccl_on_cpu",
         )  # fmt: skip
     elif backend == "gloo" and plan.gpus:
         yield src.finding(
-            call, 'backend="gloo" on GPUs is many times slower than NCCL',
+            where, f"{said}: gloo on GPUs is many times slower than NCCL",
             SAME_DEVICE_BACKEND, "gloo_on_gpu", "warning",
         )  # fmt: skip
     method_node = keyword(call, "init_method")
@@ -263,6 +265,27 @@ def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Fi
             "no_init_timeout", "advice",
         )  # fmt: skip
     yield from _rank_source(src, plan, call)
+
+
+def _backend(plan: CheckPlan, call: ast.Call) -> tuple[object, ast.AST, str]:
+    """The backend `init_process_group` is given under the plan, the line that chose it (the
+    call's literal, or a flag's default: `--backend` defaulting to `dist.Backend.GLOO`), and
+    how to say so."""
+    node = keyword(call, "backend", 0)
+    backend = constant(node)
+    if backend is not None or node is None or plan.flow is None:
+        return backend, call, f'backend="{backend}"'
+    value = plan.flow.value_at(node)
+    flags = command_flags(value.flags)
+    if not isinstance(value.value, str) or not flags:
+        return None, call, ""  # only a default is followed (not `"nccl" if cuda else "gloo"`)
+    backend = value.value.lower()
+    flag = sorted(flags)[0]
+    return (
+        backend,
+        plan.flow.flag_nodes.get(flag, call),
+        (f"--{flag} defaults to {backend!r} and the plan's command does not give it"),
+    )
 
 
 SKEW_SECONDS = 60
@@ -320,7 +343,7 @@ def _rank_source(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[
     if plan.flow is not None and rank is not None and not literal:
         given = plan.flow.value_at(rank)
         # a rank the launcher's variables gave is right, whatever flags chose the branch
-        literal = given.known and bool(given.flags) and isinstance(given.value, int)
+        literal = given.known and bool(command_flags(given.flags)) and isinstance(given.value, int)
         literal = literal and not given.env
         literal = literal and given.value >= 0  # type: ignore[operator]
     local = rank is not None and any(

@@ -18,7 +18,8 @@ from tui.scripts.facts import ScriptFacts, constant, dotted, keyword
 @dataclass
 class Arg:
     """One argument a parser accepts: option strings (none for a positional), where its value
-    goes, how many values it takes ("none", "one", "optional", "many"), a type, choices."""
+    goes, how many values it takes ("none", "one", "optional", "many", "rest": all that
+    follow), a type, choices."""
 
     names: tuple[str, ...]
     dest: str
@@ -208,6 +209,10 @@ def argparse_arg(call: ast.Call) -> Arg | None:
         arg.takes = "optional"
     elif nargs in ("*", "+") or (isinstance(nargs, int) and nargs > 1):
         arg.takes = "many"
+    elif nargs == "..." or dotted(keyword(call, "nargs") or ast.Constant(None)).endswith(
+        "REMAINDER"
+    ):
+        arg.takes = "rest"  # argparse.REMAINDER: every word after it, options included
     kind = keyword(call, "type")
     if isinstance(kind, ast.Name):
         arg.kind = _TYPES.get(kind.id)

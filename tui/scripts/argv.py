@@ -32,6 +32,9 @@ def simulate(parser: Parser, argv: Sequence[str]) -> Outcome:
                 if not eq and i < len(argv) and not _option(argv[i]):
                     i += 1  # its value goes with it
                 continue
+            if arg.takes == "rest":
+                out.given[arg.dest] = [value] * bool(eq) + list(argv[i:])
+                break
             if arg.takes == "none":
                 out.given[arg.dest] = arg.flag_value
                 if eq:
@@ -56,6 +59,9 @@ def simulate(parser: Parser, argv: Sequence[str]) -> Outcome:
             out.given[arg.dest] = values if arg.takes == "many" else values[0]
         elif parser.overrides and "=" in token:
             continue  # a hydra override: key=value
+        elif position < len(positionals) and positionals[position].takes == "rest":
+            out.given[positionals[position].dest] = [token, *argv[i:]]
+            break
         elif position < len(positionals):
             arg = positionals[position]
             out.given[arg.dest] = token

@@ -244,17 +244,23 @@ class ScriptFacts:
 
     def callers(self, fn: ast.AST) -> list[ast.AST]:
         """Where a function is called or passed by name, in code that runs."""
-        name = getattr(fn, "name", "")
-        out = []
+        return list(self._callers.get(getattr(fn, "name", ""), ()))
+
+    @cached_property
+    def _callers(self) -> dict[str, list[ast.Call]]:
+        """Each name's calls and the calls it is passed to, in source order (read once: rules
+        ask for a function's callers hundreds of times)."""
+        index: dict[str, list[ast.Call]] = {}
         for resolved, call in self.calls:
             head = dotted(call.func).split(".")[0]
             library = head in self.module_of[call].aliases and not self.local(resolved)
-            if (_plain(call.func)[:1] == [name] and not library) or any(
-                isinstance(a, ast.Name | ast.Attribute) and _plain(a)[:1] == [name]
-                for a in [*call.args, *(k.value for k in call.keywords)]
-            ):
-                out.append(call)  # torch.save(...) does not call the script's own save()
-        return out
+            names = [] if library else _plain(call.func)[:1]  # torch.save is not the own save
+            for a in [*call.args, *(k.value for k in call.keywords)]:
+                if isinstance(a, ast.Name | ast.Attribute):
+                    names += _plain(a)[:1]
+            for name in dict.fromkeys(names):
+                index.setdefault(name, []).append(call)
+        return index
 
     def local(self, resolved: str) -> bool:
         """A name resolved through an import of the code folder's own modules."""

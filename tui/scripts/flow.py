@@ -63,6 +63,18 @@ _PLATFORM = {"sys.platform": "linux", "os.name": "posix"}
 _PLATFORM_CALLS = {"platform.system": "Linux"}
 """The same, asked through a call (`platform.system() == "Windows"`)."""
 _CASTS = {"int": int, "float": float, "str": str, "bool": bool}
+_BACKENDS = ("Backend.GLOO", "Backend.NCCL", "Backend.MPI")
+_TRUE = frozenset({"1", "true", "t", "yes", "y", "on"})
+"""What a text-to-bool helper reads as True (as `distutils.util.strtobool` does)."""
+ENV_FLAG = "$"
+"""A flag named `$NAME` is the environment variable NAME, unset by the plan, at its default."""
+
+
+def command_flags(flags: frozenset[str]) -> frozenset[str]:
+    """The command-line flags among `flags` (not the environment's `$NAME`)."""
+    return frozenset(f for f in flags if not f.startswith(ENV_FLAG))
+
+
 _DEVICE_COUNTS = ("device_count", "cpu_count")
 
 
@@ -237,11 +249,17 @@ class Flow:
             if node.id == "__name__" and node.id not in local:
                 main = self.src.module_of.get(node) is self.src.modules[0]
                 return Value("__main__") if main else NOTHING
-            return local.get(node.id, NOTHING)
+            if node.id in local:
+                return local[node.id]
+            module = self.src.module_of.get(node)
+            names = self.scopes.get(module.tree) if module is not None else None
+            return names.get(node.id, NOTHING) if names is not None else NOTHING  # a global
         if isinstance(node, ast.Attribute) and self._is_args(node):
             return self.args.get(node.attr, NOTHING)
         if isinstance(node, ast.Attribute) and dotted(node) in _PLATFORM:
             return Value(_PLATFORM[dotted(node)])
+        if isinstance(node, ast.Attribute) and dotted(node).endswith(_BACKENDS):
+            return Value(node.attr.lower())  # `dist.Backend.GLOO` is the string "gloo"
         if isinstance(node, ast.Subscript) and dotted(node.value).endswith("os.environ"):
             key = self.value(node.slice, local, depth)
             return self._env(key.value, UNKNOWN)
@@ -312,7 +330,7 @@ class Flow:
         name = dotted(node.func)
         args = [self.value(a, local, depth) for a in node.args[:2]]
         if name.endswith(("environ.get", "getenv")) and args:
-            return self._env(args[0].value, args[1].value if len(args) > 1 else None)
+            return self._env(args[0].value, args[1].value if len(args) > 1 else None, node)
         if name in _PLATFORM_CALLS:
             return Value(_PLATFORM_CALLS[name])
         if name.endswith("cuda.is_available"):
@@ -323,12 +341,23 @@ class Flow:
             if not args[0].known:
                 return Value(UNKNOWN, args[0].flags)
             return Value(_CASTS[name](args[0].value), args[0].flags, args[0].env)
+        if "bool" in name.split(".")[-1].lower() and len(args) == 1 and args[0].known:
+            text = args[0].value  # `str2bool(...)`, `strtobool(...)`: a switch read from text
+            if isinstance(text, str):
+                return Value(text.strip().lower() in _TRUE, args[0].flags, args[0].env)
         return NOTHING
 
-    def _env(self, key: object, default: object) -> Value:
+    def _env(self, key: object, default: object, read: ast.AST | None = None) -> Value:
+        """The plan's value of a variable; else the script's default, marked as decided by the
+        variable (`$NAME`, a flag of its own) where the read is a call that gives one."""
         if not isinstance(key, str):
             return NOTHING
-        return Value(str(self.env[key]), env=True) if key in self.env else Value(default)
+        if key in self.env:
+            return Value(str(self.env[key]), env=True)
+        if read is None:
+            return Value(default)
+        self.flag_nodes.setdefault(ENV_FLAG + key, read)
+        return Value(default, frozenset({ENV_FLAG + key}))
 
     # ---- asking ---------------------------------------------------------------------------
 

@@ -110,7 +110,7 @@ def helpers(script: Module, folder: Path) -> list[Module]:
     found: list[Module] = []
     seen: set[Path] = set()
     budget = MOST_HELPER_BYTES
-    todo = [(script, Path(script.file).parent if script.file else folder)]
+    todo = [(script, folder / Path(script.file).parent if script.file else folder)]
     deadline = time.process_time() + HELPER_SECONDS
     while todo and len(found) < MOST_HELPERS and time.process_time() < deadline:
         module, here = todo.pop(0)

@@ -5,7 +5,9 @@ gives its value under the plan).
 - a loop count that defaults to 0 or less (`range(args.epochs)`, epochs=-1): nothing trains;
 - a path that defaults to None (`os.path.join(args.save_dir, …)`, `torch.save(m, args.out)`):
   a crash when it is reached, after the training;
-- a device that defaults to the CPU (`.to(args.device)`) on a plan whose ranks have GPUs.
+- a device that defaults to the CPU (`.to(args.device)`) on a plan whose ranks have GPUs;
+- the call that makes the processes one job kept off by a default: a flag's, or a variable's the
+  plan does not set (`if str2bool(os.getenv("DISTRIBUTED", "False")): hvd.init()`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.flow import ENV_FLAG, command_flags
 
 _PATH_USES = ("os.path.join", "path.join", "torch.save", "open", "makedirs", "Path")
 
@@ -36,10 +39,14 @@ def _uses(plan: CheckPlan, name: str, call: ast.Call) -> Iterator[tuple]:
     assert flow is not None
     if name == "range" and call.args:
         count = flow.value_at(call.args[-1] if len(call.args) <= 2 else call.args[1])
-        if count.flags and isinstance(count.value, int) and not isinstance(count.value, bool):
+        if (
+            command_flags(count.flags)
+            and isinstance(count.value, int)
+            and not isinstance(count.value, bool)
+        ):
             low = flow.value_at(call.args[0]).value if len(call.args) > 1 else 0
             if isinstance(low, int) and count.value <= low:
-                flag = _flag(flow, count.flags)
+                flag = _flag(flow, command_flags(count.flags))
                 yield (
                     "default_runs_nothing",
                     call,
@@ -51,8 +58,8 @@ def _uses(plan: CheckPlan, name: str, call: ast.Call) -> Iterator[tuple]:
     elif name.endswith(_PATH_USES) and call.args:
         saved = name == "torch.save" and len(call.args) > 1
         path = flow.value_at(call.args[1] if saved else call.args[0])
-        if path.flags and path.known and path.value is None:
-            flag = _flag(flow, path.flags)
+        if command_flags(path.flags) and path.known and path.value is None:
+            flag = _flag(flow, command_flags(path.flags))
             yield (
                 "default_path_none",
                 call,
@@ -63,8 +70,8 @@ def _uses(plan: CheckPlan, name: str, call: ast.Call) -> Iterator[tuple]:
             )
     elif name.endswith(".to") and call.args and plan.gpus:
         device = flow.value_at(call.args[0])
-        if device.flags and device.value == "cpu":
-            flag = _flag(flow, device.flags)
+        if command_flags(device.flags) and device.value == "cpu":
+            flag = _flag(flow, command_flags(device.flags))
             yield (
                 "default_device_cpu",
                 call,
@@ -83,3 +90,58 @@ def _flag(flow, flags: frozenset[str]) -> str:
         if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value[:1] == "-":
             return arg.value.lstrip("-")
     return dest
+
+
+def disabled(src: ScriptFacts, plan: CheckPlan, setups: list[ast.Call]) -> Iterator[Finding]:
+    """Every call that makes the processes one job (`init_process_group`, `hvd.init`) is off
+    under the plan: the flags, or the variables the plan does not set, whose defaults keep it
+    off (`distribution_disabled_by_flag`, at the first of them)."""
+    flow = plan.flow
+    offs = [flow.off(call) for call in setups] if flow is not None and setups else []
+    if flow is None or not offs or any(o is None for o in offs):
+        return
+    flags = sorted(
+        {f for o in offs if o is not None for f in o.flags if f in flow.flag_nodes},
+        key=lambda f: getattr(flow.flag_nodes[f], "lineno", 0),
+    )
+    if not flags:
+        return
+    names = {a.dest: (a.names or (a.dest,))[0] for a in plan.parser.args} if plan.parser else {}
+    shown = [_shown(f, names) for f in flags]
+    if flags[0].startswith(ENV_FLAG):
+        name = flags[0][1:]
+        subject = f"the plan does not set the {name} environment variable, so it"
+        default = _env_default(flow, flags[0])
+        fix = (
+            f"set {name} in the job's environment (--set env.{name}=…) to the value that turns "
+            "distribution on, or read the rank variables the plan sets (RANK, WORLD_SIZE)"
+        )
+    else:
+        first = flow.args.get(flags[0])
+        command = " ".join(plan.argv) or "no arguments"
+        subject = f"under the plan's command ({command}) {shown[0]}"
+        default = f"{first.value!r}" if first is not None and first.known else "its default"
+        fix = (
+            "read the rank variables the plan sets (RANK, WORLD_SIZE, LOCAL_RANK) instead of "
+            f"{shown[0]}'s default, or add {shown[0]} to the job's arguments"
+        )
+    yield src.finding(
+        flow.flag_nodes[flags[0]],
+        f"{subject} keeps its default {default}, which leaves distribution off: the "
+        f"process group is never made and the {plan.world} processes each train alone"
+        + (f" (also decided by {', '.join(shown[1:])})" if len(shown) > 1 else ""),
+        fix,
+        "distribution_disabled_by_flag",
+    )
+
+
+def _shown(flag: str, names: dict[str, str]) -> str:
+    if flag.startswith(ENV_FLAG):
+        return f"the {flag[1:]} environment variable"
+    return names.get(flag, flag)
+
+
+def _env_default(flow, flag: str) -> str:
+    """The default a `getenv(NAME, default)` read gives, as the script spells it."""
+    args = getattr(flow.flag_nodes[flag], "args", [])
+    return repr(args[1].value) if len(args) > 1 and isinstance(args[1], ast.Constant) else "None"
