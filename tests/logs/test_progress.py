@@ -200,9 +200,11 @@ def test_the_corpus_is_large_real_and_split_by_stream() -> None:
     # fifth (2026-11-27e, whose layouts no stream before had: dev 97.2/96.0/98.3 right after
     # the fold), dev 98.4/98.0/98.7 and test 90.1/88.3/96.0; the tenth, on a dev half grown by
     # the sixth (2026-11-27f: dev 95.4/96.5/95.9 and 22 false losses right after the fold), dev
-    # 97.4/96.8/97.0 with 1 false loss and test 90.1/88.3/96.0 with 1 (scores.md): set a bit
-    # under, so a regression shows (the dev floors lowered to what the grown half reaches).
-    [("dev", 97.3, 96.7, 96.9, 1), ("test", 89.5, 88.0, 95.5, 1)],
+    # 97.4/96.8/97.0 with 1 false loss and test 90.1/88.3/96.0 with 1; the eleventh, on a dev
+    # half grown by the seventh (2026-11-27g: 95.0/94.9/94.6 right after the fold), dev
+    # 95.9/96.5/96.0 with 1 (scores.md): set a bit under, so a regression shows (the dev floors
+    # lowered to what the grown half reaches).
+    [("dev", 95.8, 96.4, 95.9, 1), ("test", 89.5, 88.0, 95.5, 1)],
 )
 def test_the_corpus_is_read_right(
     half: str, loss: float, step: float, epoch: float, false_loss: int

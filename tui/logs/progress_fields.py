@@ -17,7 +17,7 @@ from tui.logs import progress_names as names
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
 NUM_SPAN = re.compile(NUM, re.IGNORECASE)
 _PAIR = re.compile(
-    r"(?:(?<![\w.@\\-])|(?<=\d_))(?<![^\d]/)"
+    r"(?:(?<![\w.@\\-])|(?<=\d_)|(?<=\.\.))(?<![^\d]/)"  # `....Epoch 0`: after a run of dots
     r"(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
     r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
     rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+))?"
@@ -125,6 +125,7 @@ class Found:
     position: bool = False  # step/total count within the epoch
     structured: bool = False  # any key is a metric (dict, postfix, table)
     evaluating: bool = False
+    member: bool = False  # one member of a record printed a key a line (`"main/loss/loc": 0.78`)
     inverted: bool = False  # a bar's rate is printed as s/it
     unsure: list[tuple[str, float, float, str, Span, Span]] = field(default_factory=list)
     """`key N value` pairs: the key, the two numbers, the note, their spans (`_NEXT_VALUE`)."""

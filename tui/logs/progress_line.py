@@ -70,6 +70,9 @@ _NOT_TRAINING = re.compile(
 _BAR_EPOCH = re.compile(r"\bEpoch (?P<n>\d+)(?:/(?P<total>\d+))?\s*:?\s*$", re.IGNORECASE)
 _BRANCH = re.compile(r"[├└]─+$")
 """A tree's branch before a key: the key is a node of a report printed one metric a line."""
+_JSON_MEMBER = re.compile(r'"(?P<key>[A-Za-z_][\w ./-]{0,60})"\s*:\s*[-+.\d]')
+"""A pretty-printed JSON object's member alone on its line (`"loss": 0.3025,`: a trainer's
+state file, one key a line)."""
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
@@ -179,7 +182,10 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
         return _finish(found, line, state, kind="dict")
     if "[" in line and ("it" in line or "/s" in line) and (bar := _bar(line, state)) is not None:
         return bar
-    found = Found()
+    member = line[:1] == '"' and (m := _JSON_MEMBER.match(line)) is not None
+    if member:
+        line = f" {m['key']} {line[m.end('key') + 1 :]}"  # `"loss": 0.30,`: a JSON object's member
+    found = Found(member=member)
     text_fields(line, found)
     if (m := _LEAD_COUNT.match(line)) is not None and " - " in line:
         found.count(50, int(m["i"]), int(m["n"]), True, (m.span("i"), m.span("n")))
@@ -292,7 +298,9 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         found.step = found.total = None  # a number leading no metric (`[3] Loading …`)
     loss_name = names.pick_loss(values)
     aligned = _aligned(line, found, state)
-    if _lone_part(loss_name, values, found) and (aligned or (state and state.whole_loss)):
+    if _lone_part(loss_name, values, found) and (
+        aligned or found.member or (state and state.whole_loss)
+    ):
         loss_name = None  # one objective of a report printed a metric a line: not the total
     if state is not None and len(values) == 1 and found.step is None and found.epoch is None:
         state.whole_loss |= loss_name is not None and names.is_whole_loss(loss_name)

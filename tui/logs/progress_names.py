@@ -22,7 +22,7 @@ TRAIN_WORDS = frozenset({"train", "training", "trn", "learn"})
 _TOTAL_WORDS = frozenset(
     {"train", "training", "trn", "reduced", "total", "tot", "overall", "avg", "average", "mean",
      "running", "batch", "step", "curr", "current", "lm", "global", "sum", "all", "full",
-     "smoothed", "objective", "final", "epoch"}
+     "smoothed", "objective", "final", "epoch", "main"}
 )  # fmt: skip
 """Qualifiers that leave a loss whole: `train_loss`, `total_loss`, `lm loss`, `loss_step`."""
 _SUMS = frozenset({"total", "tot", "overall", "sum", "full"})
@@ -175,7 +175,7 @@ def pick_loss(values: dict[str, float]) -> str | None:
     return None
 
 
-_ADVERSARIES = frozenset({"g", "d", "gen", "generator", "disc", "discriminator"})
+_ADVERSARIES = frozenset({"g", "d", "gen", "generator", "dis", "disc", "discriminator"})
 """Words that name one model of an adversarial pair (a GAN's generator or discriminator)."""
 
 

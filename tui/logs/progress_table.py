@@ -32,6 +32,11 @@ class Header:
     Training Loss | Validation Loss`, `| Iteration | Training Loss |`): a row's too."""
 
 
+_PARTS = ("box", "obj", "cls")
+"""Columns of an epoch table that are parts of the loss by name alone (YOLOv5's `Epoch gpu_mem
+box obj cls`: its later versions call them `box_loss …`)."""
+
+
 def is_header(line: str) -> Header | None:
     """Column names with no number, one a loss: `Epoch GPU_mem box_loss cls_loss … Size`,
     `LOSS  P  R  F`, `Itn.  Dep Loss  NER Loss  UAS …`; a row under it is read by its header."""
@@ -42,7 +47,7 @@ def is_header(line: str) -> Header | None:
         return None
     low = [t.lower() for t in tokens]
     epoch = "epoch" in low
-    if epoch and any("loss" in t or t in ("total", "box", "obj", "cls") for t in low):
+    if epoch and any("loss" in t or t in ("total", *_PARTS) for t in low):
         return Header(tokens, tokens, True)
     if not any(names.is_loss(t) for t in low):
         return None
@@ -58,16 +63,20 @@ def _cells(line: str, sep: str) -> list[str]:
 
 
 def _cells_header(line: str, sep: str) -> Header | None:
-    """Names between commas or bars, three or more, one of them a counter or a loss (`Epoch
+    """Names between commas, bars or tabs, three or more (or a counter and a metric), one of them
+    a counter or a loss (`Epoch
     ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`: a CSV log a trainer appends a row to; `| Iteration
     | Training Loss | Elapsed Time (seconds) |`: a table a trainer or a notebook draws)."""
     cells = _cells(line, sep)
     head = _HEAD_TOKEN if sep == "," else _HEAD_CELL
-    if not 3 <= len(cells) <= 24 or not all(head.match(c) for c in cells):
+    if not 2 <= len(cells) <= 24 or not all(head.match(c) for c in cells):
         return None
     low = [c.lower() for c in cells]
-    if not any(c in names.EPOCH_KEYS or c in names.STEP_KEYS or names.is_loss(c) for c in low):
+    counted = [c in names.EPOCH_KEYS or c in names.STEP_KEYS for c in low]
+    if not any(counted) and not any(names.is_loss(c) for c in low):
         return None
+    if len(cells) == 2 and not (any(counted) and any(map(names.is_metric_name, low))):
+        return None  # two names: a counter and a metric (CatBoost's `iter\tLogloss`), no pair
     return Header(cells, cells, False, sep=sep)
 
 
@@ -112,7 +121,7 @@ def table_row(line: str, header: Header) -> Found | None:
         if (value := number(token)) is None:
             continue
         numbers += 1
-        found.pairs.append((name, value, "", None))
+        found.pairs.append((f"{name}_loss" if low in _PARTS else name, value, "", None))
     if numbers < 2 or found.epoch is None:
         return None
     rest = line.split(maxsplit=len(header.tokens))[-1] if len(tokens) > len(header.tokens) else ""
