@@ -17,9 +17,10 @@ from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.base import Form, Launcher, Option, Package
 from tui.frameworks.deepspeed_config import BATCH_FIX, config_file_rules, refused_batch
 from tui.frameworks.pytorch import PyTorch
-from tui.frameworks.pytorch_data import indexed_device_rules, write_rules
+from tui.frameworks.pytorch_data import indexed_device_rules
 from tui.frameworks.pytorch_sampler import sampler_rules
 from tui.frameworks.pytorch_script import launch_rules
+from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.frameworks.base import Framework, Glossary, Package, signature
-from tui.frameworks.pytorch_data import write_rules
+from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts
 from tui.scripts.values import disabled

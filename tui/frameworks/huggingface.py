@@ -19,9 +19,9 @@ from tui.frameworks.pytorch import (
     elastic_split_env,
     torchrun_worker_env,
 )
-from tui.frameworks.pytorch_data import write_rules
 from tui.frameworks.pytorch_script import launch_rules
 from tui.frameworks.pytorch_wrap import wrapped_copy_rules
+from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
@@ -172,16 +172,14 @@ def hf_parser(src: ScriptFacts) -> Parser | None:
     parser = Parser("HfArgumentParser", parse)
     parser.file_arg = bool(src.find("parse_json_file", "parse_yaml_file"))
     parser.open = constant(keyword(parse, "return_remaining_strings")) is True
-    for node in ast.walk(made[0]):
+    named = (n for a in made[0].args for n in ast.walk(a))
+    for node in (n for n in named if isinstance(n, ast.Name | ast.Attribute)):
         if isinstance(node, ast.Name) and node.id in src.classes:
             parser.args += _fields(src.classes[node.id])
-        elif (
-            isinstance(node, ast.Name | ast.Attribute)
-            and dotted(node).endswith("Arguments")
-            and dotted(node).split(".")[-1] not in src.classes
-        ):
-            parser.args += training_args()
-    return parser
+        elif dotted(node).split(".")[-1].endswith(("Arguments", "Config")):
+            parser.args += training_args()  # a library's: TrainingArguments' fields at least,
+            parser.open = parser.open or not dotted(node).endswith("TrainingArguments")
+    return parser  # and a library's other dataclass (trl's RewardConfig) has fields unread
 
 
 def _fields(cls: ast.ClassDef) -> list[Arg]:

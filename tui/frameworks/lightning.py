@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tui.core.plan_types import EnvBuilder, Origin
 from tui.frameworks.base import Launcher, Package
 from tui.frameworks.pytorch import PyTorch
-from tui.frameworks.pytorch_data import write_rules
+from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from tui.core.plan_types import EnvBuilder, Origin
 from tui.frameworks.base import Framework, Launcher, Package, Refs
-from tui.frameworks.pytorch_data import data_rules, write_rules
+from tui.frameworks.pytorch_data import data_rules
 from tui.frameworks.pytorch_script import process_group_rules
 from tui.frameworks.pytorch_wrap import wrapped_copy_rules
+from tui.frameworks.pytorch_writes import write_rules
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec

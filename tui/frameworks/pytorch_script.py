@@ -11,10 +11,11 @@ from collections.abc import Iterator
 
 from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.launch_env import master_overwritten, unset_env
+from tui.scripts.args import Arg
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 from tui.scripts.flow import command_flags
-from tui.scripts.values import disabled
+from tui.scripts.values import batch_divides, disabled
 
 SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'
 SETUP_CALLS = (
@@ -63,7 +64,18 @@ def process_group_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """A process group that runs under the plan's command; the rendezvous from the variables
     Azure ML and torchrun set; rank and world size from them; no second launcher."""
     setups = setup_calls(src)
-    if not setups:
+    if not setups and (off := _launcher_left_off(plan)) is not None:
+        yield src.finding(
+            off.node,
+            f"under the plan's command ({' '.join(plan.argv) or 'no arguments'}) "
+            f"{off.names[0]} keeps its default 'none' (its choices name the launchers: "
+            f"{', '.join(map(str, off.choices or ()))}), which leaves distribution off: the "
+            f"{plan.world} processes each train alone",
+            f"add {off.names[0]} pytorch to the job's arguments (the launcher Azure ML's "
+            "variables serve)",
+            "distribution_disabled_by_flag",
+        )
+    elif not setups:
         yield src.finding(
             None,
             f"no process group: nothing calls torch.distributed.init_process_group, so each of "
@@ -75,6 +87,25 @@ def process_group_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     elif plan.flow is not None:
         yield from disabled(src, plan, setups)
     yield from launch_rules(src, plan)
+
+
+_LAUNCHERS = frozenset({"pytorch", "slurm", "mpi", "ddp"})
+"""Choices that name a way to start distributed processes (OpenMMLab's and BasicSR's
+`--launcher none|pytorch|slurm|mpi`)."""
+
+
+def _launcher_left_off(plan: CheckPlan) -> Arg | None:
+    """An option whose choices are `none` and the launchers, left at `none` by the plan's
+    command: the library's own setup (out of sight) then makes no process group."""
+    if plan.parser is None or plan.outcome is None:
+        return None
+    for arg in plan.parser.args:
+        choices = set(arg.choices or ())
+        if not arg.names or "none" not in choices or not choices & _LAUNCHERS:
+            continue
+        if arg.dest not in plan.outcome.given and constant(arg.default) == "none":
+            return arg
+    return None
 
 
 def launch_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -169,57 +200,6 @@ def _gpu_count(src: ScriptFacts, node: ast.AST, depth: int = 3) -> ast.AST | Non
     return None
 
 
-def batch_divides(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    """An `assert` on the batch's arithmetic that fails with the plan's world size: a literal
-    that cannot be split over the plan's ranks (`accumulation % world_size == 0`), or a count
-    the ranks leave at nothing (`total // (batch * world_size) > 0`). One finding: the first."""
-    if plan.flow is None:
-        return
-    for stmt, local in plan.flow.failed:
-        test = stmt.test
-        if not isinstance(test, ast.Compare):
-            continue
-        left = test.left
-        if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod):
-            total = plan.flow.value(left.left, local).value
-            size = plan.flow.value(left.right, local).value
-            name = left.left
-            where = plan.flow.assigned.get(name.id) if isinstance(name, ast.Name) else None
-            yield src.finding(
-                where or stmt,
-                f"{ast.unparse(name)} = {total} is not divisible by {ast.unparse(left.right)} = "
-                f"{size} on the plan's {plan.world} ranks: the assert at line {stmt.lineno} "
-                "stops every rank",
-                f"make it a multiple of {size} (or scale it by the world size)",
-                "batch_not_divisible",
-            )
-        elif _about_batch(test):
-            value = plan.flow.value(left, local).value
-            yield src.finding(
-                stmt,
-                f"{ast.unparse(left)} is {value} on the plan's {plan.world} ranks, so "
-                f"`{ast.unparse(test)}` fails: the assert stops every rank at start-up",
-                f"give a global batch that is a multiple of the per-rank batch × {plan.world}",
-                "batch_not_divisible",
-            )
-        else:
-            continue
-        return
-
-
-_BATCH_WORDS = ("batch", "accum", "world")
-
-
-def _about_batch(test: ast.Compare) -> bool:
-    """The assert's names speak of the batch, its accumulation or the world size."""
-    spelled = [
-        (getattr(n, "id", None) or getattr(n, "attr", "")).lower()
-        for n in ast.walk(test)
-        if isinstance(n, ast.Name | ast.Attribute)
-    ]
-    return any(w in name for name in spelled for w in _BATCH_WORDS)
-
-
 def _literal(src: ScriptFacts, call: ast.Call, value: str) -> ast.AST:
     """Where the script spells `value`, the one literal a call's argument was followed to (the
     line to change); the call itself when it is spelled nowhere or more than once."""
@@ -240,7 +220,7 @@ def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Fi
             where, f"{said}: gloo on GPUs is many times slower than NCCL",
             SAME_DEVICE_BACKEND, "gloo_on_gpu", "warning",
         )  # fmt: skip
-    method_node = keyword(call, "init_method")
+    method_node = keyword(call, "init_method", 1)
     method = constant(method_node)
     if method is None and method_node is not None and plan.flow is not None:
         method = plan.flow.value_at(method_node).value

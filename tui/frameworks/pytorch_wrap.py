@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, dotted
@@ -31,6 +32,8 @@ def wrapped_copy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         first = call.args[0] if call.args else None
         if not _COPIES.search(last) or not isinstance(first, ast.Name | ast.Attribute):
             continue
+        if not _copies_what_it_is_given(src, name, last):
+            continue
         wrap = wrapped.get((dotted(first), src.function_of(call)))
         if wrap is None or wrap.lineno >= call.lineno or plan.off(call):
             continue
@@ -43,6 +46,22 @@ def wrapped_copy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             f"({dotted(first)}.module, or accelerator.unwrap_model({dotted(first)}))",
             "wrapped_model_deepcopy",
         )
+
+
+_UNWRAPS = re.compile(r"\.module\b|parallel|unwrap", re.IGNORECASE)
+"""What an EMA helper does to copy the plain model inside a wrapper (`model.module`,
+`de_parallel(model)`, `unwrap_model`)."""
+
+
+def _copies_what_it_is_given(src: ScriptFacts, name: str, last: str) -> bool:
+    """The call deep-copies its argument as given: `deepcopy` and torch's `AveragedModel` do, and
+    so do the libraries' EMA helpers; a class of the code folder is read (YOLOX's `ModelEMA`
+    copies `model.module`), and one of the code folder that cannot be read proves nothing."""
+    cls = src.classes.get(last)
+    if cls is not None:
+        return not _UNWRAPS.search(ast.unparse(cls))
+    head = name.split(".")[0]
+    return not any(Path(m.file).parts[0] == head for m in src.modules[1:])
 
 
 def _wrapped_names(src: ScriptFacts) -> dict[tuple[str, ast.AST | None], ast.Call]:

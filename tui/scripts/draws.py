@@ -55,7 +55,8 @@ def seed_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         if constant(keyword(call, "shuffle")) is False:
             continue  # a split in order is the same everywhere
         source = next((k for k in _SEED_WORDS if keyword(call, k) is not None), None)
-        how = _how_seeded(src, keyword(call, source) if source else None, seeds)
+        global_seeds = [c for c in seeds if _seeds_for(dotted(c.func), last)]
+        how = _how_seeded(src, keyword(call, source) if source else None, global_seeds)
         if how is None:
             continue
         yield src.finding(
@@ -68,6 +69,20 @@ def seed_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "seed_per_process",
         )
     yield from _shuffled_then_sharded(src, plan, seeds)
+
+
+_ONE_LIBRARY = {"torch": "random_split", "numpy": "train_test_split", "np": "train_test_split"}
+"""Seeders of one library's generator (`torch.manual_seed`, `np.random.seed`), and the split
+that draws from it: sklearn's and Hugging Face datasets' `train_test_split` use numpy's."""
+
+
+def _seeds_for(seeder: str, split: str) -> bool:
+    """`seeder` seeds the global generator `split` draws from: its own library's, or any helper
+    that seeds them all (`set_seed`, `seed_everything`, a script's own)."""
+    head = seeder.split(".")[0]
+    if head in _ONE_LIBRARY:
+        return _ONE_LIBRARY[head] == split
+    return head != "random"  # Python's `random.seed` seeds neither
 
 
 def _how_seeded(src: ScriptFacts, source: ast.AST | None, seeds: list[ast.Call]) -> str | None:

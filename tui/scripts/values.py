@@ -5,9 +5,11 @@ gives its value under the plan).
 - a loop count that defaults to 0 or less (`range(args.epochs)`, epochs=-1): nothing trains;
 - a path that defaults to None (`os.path.join(args.save_dir, …)`, `torch.save(m, args.out)`):
   a crash when it is reached, after the training;
+- a path that defaults to another platform's folder (SageMaker's `/opt/ml/model`);
 - a device that defaults to the CPU (`.to(args.device)`) on a plan whose ranks have GPUs;
 - the call that makes the processes one job kept off by a default: a flag's, or a variable's the
-  plan does not set (`if str2bool(os.getenv("DISTRIBUTED", "False")): hvd.init()`).
+  plan does not set (`if str2bool(os.getenv("DISTRIBUTED", "False")): hvd.init()`);
+- an `assert` on the batch's arithmetic that the plan's world size fails.
 """
 
 from __future__ import annotations
@@ -20,6 +22,13 @@ from tui.scripts.facts import Finding, ScriptFacts
 from tui.scripts.flow import ENV_FLAG, command_flags
 
 _PATH_USES = ("os.path.join", "path.join", "torch.save", "open", "makedirs", "Path")
+_FOREIGN = ("/opt/ml/",)
+"""Folders only another platform's nodes have: SageMaker's container layout (`/opt/ml/model`,
+`/opt/ml/input/data/...`); an Azure ML node has none of them."""
+
+
+def _foreign(path: str) -> bool:
+    return (path.rstrip("/") + "/").startswith(_FOREIGN)
 
 
 def value_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -58,6 +67,18 @@ def _uses(plan: CheckPlan, name: str, call: ast.Call) -> Iterator[tuple]:
     elif name.endswith(_PATH_USES) and call.args:
         saved = name == "torch.save" and len(call.args) > 1
         path = flow.value_at(call.args[1] if saved else call.args[0])
+        if command_flags(path.flags) and isinstance(path.value, str) and _foreign(path.value):
+            flag = _flag(flow, command_flags(path.flags))
+            yield (
+                "foreign_platform_path",
+                call,
+                flag,
+                f"{name}() is given --{flag}, which defaults to {path.value!r}, a folder only "
+                "another platform's nodes have (SageMaker's /opt/ml): the plan's command does "
+                "not give it, so it fails here on Azure ML, when it is reached",
+                f"give --{flag} in the job's arguments (outputs/... is kept after the job, or a "
+                "mounted input's path)",
+            )
         if command_flags(path.flags) and path.known and path.value is None:
             flag = _flag(flow, command_flags(path.flags))
             yield (
@@ -145,3 +166,54 @@ def _env_default(flow, flag: str) -> str:
     """The default a `getenv(NAME, default)` read gives, as the script spells it."""
     args = getattr(flow.flag_nodes[flag], "args", [])
     return repr(args[1].value) if len(args) > 1 and isinstance(args[1], ast.Constant) else "None"
+
+
+def batch_divides(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """An `assert` on the batch's arithmetic that fails with the plan's world size: a literal
+    that cannot be split over the plan's ranks (`accumulation % world_size == 0`), or a count
+    the ranks leave at nothing (`total // (batch * world_size) > 0`). One finding: the first."""
+    if plan.flow is None:
+        return
+    for stmt, local in plan.flow.failed:
+        test = stmt.test
+        if not isinstance(test, ast.Compare):
+            continue
+        left = test.left
+        if isinstance(left, ast.BinOp) and isinstance(left.op, ast.Mod):
+            total = plan.flow.value(left.left, local).value
+            size = plan.flow.value(left.right, local).value
+            name = left.left
+            where = plan.flow.assigned.get(name.id) if isinstance(name, ast.Name) else None
+            yield src.finding(
+                where or stmt,
+                f"{ast.unparse(name)} = {total} is not divisible by {ast.unparse(left.right)} = "
+                f"{size} on the plan's {plan.world} ranks: the assert at line {stmt.lineno} "
+                "stops every rank",
+                f"make it a multiple of {size} (or scale it by the world size)",
+                "batch_not_divisible",
+            )
+        elif _about_batch(test):
+            value = plan.flow.value(left, local).value
+            yield src.finding(
+                stmt,
+                f"{ast.unparse(left)} is {value} on the plan's {plan.world} ranks, so "
+                f"`{ast.unparse(test)}` fails: the assert stops every rank at start-up",
+                f"give a global batch that is a multiple of the per-rank batch × {plan.world}",
+                "batch_not_divisible",
+            )
+        else:
+            continue
+        return
+
+
+_BATCH_WORDS = ("batch", "accum", "world")
+
+
+def _about_batch(test: ast.Compare) -> bool:
+    """The assert's names speak of the batch, its accumulation or the world size."""
+    spelled = [
+        (getattr(n, "id", None) or getattr(n, "attr", "")).lower()
+        for n in ast.walk(test)
+        if isinstance(n, ast.Name | ast.Attribute)
+    ]
+    return any(w in name for name in spelled for w in _BATCH_WORDS)
