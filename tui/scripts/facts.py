@@ -142,6 +142,7 @@ class ScriptFacts:
         self.classes: dict[str, ast.ClassDef] = {}
         self._words: dict[ast.AST | None, set[str]] = {}
         """Names each function's own code refers to (None: module-level code)."""
+        self._assigns: dict[tuple[ast.AST, bool], dict[str, list[ast.Assign]]] = {}
         budget = MOST_NODES
         for module in self.modules:
             budget = self._walk(module, budget)
@@ -241,6 +242,23 @@ class ScriptFacts:
         while current is not None and not isinstance(current, _FUNCTIONS):
             current = self.parents.get(current)
         return current
+
+    def assigns(self, scope: ast.AST, top: bool = False) -> dict[str, list[ast.Assign]]:
+        """The `name = …` statements of `scope` by name, in source order (its top level only
+        when `top`); read once per scope: path rules ask for a name's last value hundreds of
+        times in a long function."""
+        key = (scope, top)
+        if key not in self._assigns:
+            index: dict[str, list[ast.Assign]] = {}
+            for n in scope.body if top else ast.walk(scope):  # type: ignore[attr-defined]
+                if isinstance(n, ast.Assign):
+                    for t in n.targets:
+                        if isinstance(t, ast.Name):
+                            index.setdefault(t.id, []).append(n)
+            for found in index.values():
+                found.sort(key=lambda n: n.lineno)
+            self._assigns[key] = index
+        return self._assigns[key]
 
     def callers(self, fn: ast.AST) -> list[ast.AST]:
         """Where a function is called or passed by name, in code that runs."""

@@ -116,24 +116,18 @@ def _assigned(src: ScriptFacts, name: ast.Name) -> ast.AST | None:
     (a global such as `dataroot = "data/"`)."""
     module = src.module_of[name].tree
     scope = src.function_of(name) or module
-    found = _last_assign(scope, name)
+    found = _last_assign(src, scope, name)
     if found is None and scope is not module:
-        found = _last_assign(module, name, top=True)
+        found = _last_assign(src, module, name, top=True)
     return found
 
 
-def _last_assign(scope: ast.AST, name: ast.Name, top: bool = False) -> ast.AST | None:
-    best: ast.AST | None = None
-    nodes = scope.body if top else ast.walk(scope)  # type: ignore[attr-defined]
-    for n in nodes:
-        if (
-            isinstance(n, ast.Assign)
-            and (top or n.lineno < name.lineno)
-            and any(isinstance(t, ast.Name) and t.id == name.id for t in n.targets)
-            and (best is None or n.lineno > getattr(best, "lineno", 0))
-        ):
-            best = n
-    return best.value if isinstance(best, ast.Assign) else None
+def _last_assign(
+    src: ScriptFacts, scope: ast.AST, name: ast.Name, top: bool = False
+) -> ast.AST | None:
+    made = src.assigns(scope, top).get(name.id, ())
+    before = [n for n in made if top or n.lineno < name.lineno]
+    return before[-1].value if before else None
 
 
 def _marks(src: ScriptFacts, node: ast.AST, depth: int, seen: set[int] | None = None) -> set[str]:
