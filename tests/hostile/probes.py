@@ -37,7 +37,10 @@ sys.argv = ["dtrain-tui", *sys.argv[1:]]
 runpy.run_module("tui", run_name="__main__", alter_sys=True)
 """
 MEMORY_CAP = 1 << 30
-CEILING = 10.0
+CEILING = 30.0
+"""Seconds a probe may run before it counts as hung: a hang detector, not a speed bound (the
+suite runs its files side by side, and a busy 2-core machine stretches a 2 s refusal to 9 s;
+speed is tests/benchmarks/'s to print)."""
 
 
 @dataclass(frozen=True)
