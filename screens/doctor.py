@@ -1,7 +1,10 @@
-"""`DoctorScreen`: the doctor's answer for one job — who failed first, why, the line, the fix.
+"""`DoctorScreen`: the doctor's answer for one job — who failed first, why, the line, the fix
+— and where its time went: each phase (waiting, running, after the first failure) with how long
+it took and what it cost at its nodes' price, as `dtrain-tui doctor` prints them.
 
-The jobs list opens it with `d`. The logs are read in an async worker (`jobs_rows.diagnosis`);
-a diagnosis the list already has is shown at once.
+The jobs list opens it with `d`, the job screen with `t`. The logs are read in an async worker
+(`jobs_rows.diagnosis`); a diagnosis the list already has is shown at once, then again with the
+phases once the logs are read.
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ class DoctorScreen(ModalScreen[Any]):
         self.row = row
         self.result = known
         """The diagnosis once made."""
+        self.timeline: list[str] = []
+        """The job's phases in words, each with its time and cost (`tui.logs.timeline`)."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -51,12 +56,12 @@ class DoctorScreen(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         if self.result is not None:
-            self._show(self.result)
-        else:
-            self.run_worker(self._diagnose, group="doctor", exclusive=True, exit_on_error=False)
+            self._show(self.result)  # the phases need the logs again: read, then shown whole
+        self.run_worker(self._diagnose, group="doctor", exclusive=True, exit_on_error=False)
 
     async def _diagnose(self) -> None:
         state = self.row.state.value
+        seen: dict[str, Any] = {}
         try:
             found = await diagnosis(
                 self.row.backend,
@@ -64,6 +69,7 @@ class DoctorScreen(ModalScreen[Any]):
                 state == "Failed",
                 succeeded=state == "Completed",
                 running=state == "Running",
+                seen=seen,
             )
         except Exception as err:  # a BackendError's one line, a network failure
             text = self.query_one("#doctor-text", Static)
@@ -71,6 +77,7 @@ class DoctorScreen(ModalScreen[Any]):
             text.add_class("-error")
             return
         self.result = found
+        self.timeline = _timeline(seen, found, self.row.hourly)
         self._show(found)
 
     def _show(self, found: Any) -> None:
@@ -78,6 +85,8 @@ class DoctorScreen(ModalScreen[Any]):
         text = f"[b]{escape(head)}[/b]"
         if rest:
             text += "\n" + "\n".join(escape(line) for line in rest)
+        if self.timeline:
+            text += "\n\n[b]Where its time went[/b]\n" + "\n".join(map(escape, self.timeline))
         if not self.row.state.is_terminal:
             text += f"\n\n[$text-muted]{escape(self.row.handle.name)} is still running: this "
             text += "is what its logs show so far.[/]"
@@ -85,3 +94,17 @@ class DoctorScreen(ModalScreen[Any]):
 
     def action_close(self) -> None:
         self.dismiss(self.result)
+
+
+def _timeline(seen: dict[str, Any], found: Any, hourly: float | None) -> list[str]:
+    """The job's phases in words (`describe`), from what `diagnosis` read; [] without a status."""
+    from datetime import datetime, timezone
+
+    from tui.logs.timeline import describe, of_job
+
+    if seen.get("status") is None:
+        return []
+    lines = (line for text in seen.get("logs", {}).values() for line in text.splitlines())
+    local = bool(seen.get("local"))
+    phases = of_job(seen["status"], lines, found, local, datetime.now(timezone.utc))
+    return describe(phases, hourly)

@@ -1,6 +1,7 @@
 """`JobKeys`: the job screen's keys and what each does — follow, wrap, search and filter (the
 prompt at the bottom), matches and errors, ranks and logs, the metrics pane, every rank's stack
-(the stacks panel), save, cancel, reproduce an Azure ML job here (`R`), back.
+(the stacks panel), save, cancel, the doctor's answer and where the job's time went (`t`),
+reproduce an Azure ML job here (`R`), back.
 
 `JobScreen` is built on it and brings the job, its logs and the view the keys act on; the keys
 follow k9s and less (`/` search, `n`/`N`, `f` follow, `[`/`]` rank).
@@ -70,6 +71,7 @@ class JobKeys(Screen[None]):
         Binding("g", "top", "Top", show=False),
         Binding("G", "bottom", "End (and follow)", show=False),
         Binding("R", "reproduce", "Reproduce here", show=False),  # an Azure ML job, small
+        Binding("t", "timeline", "Doctor & timeline", show=False),  # who failed, where time went
     ]
 
     # What the keys act on, set by `JobScreen`.
@@ -271,6 +273,28 @@ class JobKeys(Screen[None]):
             self.app.call_from_thread(
                 self.notify, f"Cancel failed: {err}", severity="error", timeout=10
             )
+
+    def action_timeline(self) -> None:
+        """The doctor's answer for this job and where its time went, phase by phase, with what
+        each cost at the plan's price (`screens.doctor`, as the jobs list's `d` opens it)."""
+        from screens.doctor import DoctorScreen
+        from screens.jobs_rows import JobRow
+        from tui.backends.base import JobState
+
+        status = self.status
+        price = getattr(self, "price", None)
+        row = JobRow(
+            self.backend,
+            self.handle,
+            "here" if self.backend.name == "local" else "azure",
+            status.state if status is not None else JobState.RUNNING,
+            "",
+            getattr(status, "created_at", None),
+            "",
+            self.handle.name,
+            hourly=price.dedicated if price is not None else None,
+        )
+        self.app.push_screen(DoctorScreen(row))
 
     def action_reproduce(self) -> None:
         """Run this Azure ML job again here, small (the app opens `screens.reproduce`)."""

@@ -223,13 +223,19 @@ def one_line(diagnosis: Any) -> str:
 
 
 async def diagnosis(
-    backend: Any, handle: JobHandle, failed: bool, succeeded: bool = False, running: bool = False
+    backend: Any,
+    handle: JobHandle,
+    failed: bool,
+    succeeded: bool = False,
+    running: bool = False,
+    seen: dict[str, Any] | None = None,
 ) -> Any:
     """The doctor's `Diagnosis` of a job: every log's end read (`DOCTOR_TAIL`), then diagnosed
     in a thread. Logs that cannot be read now are left out. `succeeded` (the backend recorded
     exit status 0) and `running` are what may prove it healthy; the job's status, asked again,
     says them afresh where it can be read, and brings the service's own error (its code and
-    message), which the doctor reads beside the logs as `doctor --target azure` does."""
+    message), which the doctor reads beside the logs as `doctor --target azure` does. `seen`,
+    if given, is handed what was read: the `status` and the `logs` (name → text)."""
     from tui.logs.doctor import diagnose
     from tui.logs.sources import read_tail
 
@@ -267,6 +273,8 @@ async def diagnosis(
             mtimes[name] = path.stat().st_mtime
     logs = {name: text for name, text in texts.items() if text}
     local = bool(sources) and len(mtimes) == len(sources)
+    if seen is not None:
+        seen.update(status=status, logs=logs, local=local)
     return await asyncio.to_thread(
         diagnose,
         logs,

@@ -60,7 +60,7 @@ def test_hostile_scripts_get_one_line_and_exit_2(tmp_path: Path):
         assert out.err_lines[0].startswith("dtrain-tui: error: check: "), name
         assert says in out.err_lines[0], (name, out.err_lines)
         assert "Traceback" not in out.stderr
-        # bounded by the probe's ceiling (timed_out above), not by a time that a busy machine stretches
+        # bounded by the probe's ceiling (timed_out above), not by a time a busy machine stretches
         assert out.peak_mb < 400, (name, out.peak_mb)
 
 

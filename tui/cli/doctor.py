@@ -108,22 +108,10 @@ def _timeline(
     from datetime import datetime, timezone
 
     from tui.core.prices import PlanPrice, vm_price
-    from tui.logs.timeline import failed_at, phases
+    from tui.logs.timeline import of_job
 
-    status = job.status
-    first = None
-    if diagnosis.failed and diagnosis.rank is not None:
-        lines = (text for ex in job.logs.values() for _, text in ex.lines)
-        first = failed_at(lines, diagnosis.rank)
-    timeline = phases(
-        status.created_at,
-        status.started_at,
-        status.ended_at,
-        datetime.now(timezone.utc),
-        first,
-        diagnosis.culprit if diagnosis.failed else "the first rank",
-        "starting its processes here" if local else "waiting for nodes and the environment",
-    )
+    lines = (text for ex in job.logs.values() for _, text in ex.lines)
+    timeline = of_job(job.status, lines, diagnosis, local, datetime.now(timezone.utc))
     nodes = job.hints.get("nodes") or 1
     hourly = PlanPrice(vm_size, nodes, vm_price(vm_size)).dedicated if vm_size else None
     return timeline, hourly

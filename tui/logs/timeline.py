@@ -126,3 +126,27 @@ def describe(timeline: list[Phase], hourly: float | None) -> list[str]:
             said += " and the wait's share"
         lines.append(f"in all {clock(total)}{said}")
     return lines
+
+
+def of_job(
+    status: object,
+    lines: Iterable[str],
+    diagnosis: object,
+    local: bool,
+    now: datetime,
+) -> list[Phase]:
+    """The phases of a job from its backend's status (`created_at`, `started_at`, `ended_at`),
+    its logs' lines and the doctor's diagnosis of them: the first failure placed by a zoned line
+    that says the culprit rank ended. The doctor's command and screens read it alike."""
+    rank = getattr(diagnosis, "rank", None)
+    failed = bool(getattr(diagnosis, "failed", False))
+    first = failed_at(lines, rank) if failed and rank is not None else None
+    return phases(
+        getattr(status, "created_at", None),
+        getattr(status, "started_at", None),
+        getattr(status, "ended_at", None),
+        now,
+        first,
+        getattr(diagnosis, "culprit", None) if failed else "the first rank",
+        "starting its processes here" if local else "waiting for nodes and the environment",
+    )
