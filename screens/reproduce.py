@@ -4,7 +4,8 @@ or on the job screen (`open_reproduction`).
 Reading the job's definition and copying its code snapshot block on the workspace: a thread
 worker does both (`tui.backends.azureml.reproduce`, as `dtrain-tui reproduce` does) while one
 line says so. Then the screen says exactly what differs from the cluster (the planner's
-`differences`), what the pre-flight finds missing here with its install offer, and waits: Enter
+`differences`), what the pre-flight finds missing here with its install offer, and waits: `n`
+and `+`/`-` change the shape here (1 or 2 nodes, 1 to 8 processes each; 1 × 2 at first), Enter
 starts it with the local backend and opens its job screen (`ReproducedJobScreen`), escape goes
 back with nothing started. A failure is one line with the way out, never a traceback.
 """
@@ -56,14 +57,18 @@ class ReproduceScreen(Screen[None]):
     BINDINGS: ClassVar = [
         Binding("escape", "back", "Back"),
         Binding("enter", "next", "Run"),  # `next`: the footer puts it beside Back
+        Binding("n", "nodes", "Nodes"),
+        Binding("plus,equals_sign", "processes(1)", "More processes"),
+        Binding("minus", "processes(-1)", "Fewer processes"),
     ]
 
     class Prepared(Message):
-        """The job was read, its code copied and the run here planned."""
+        """The job was read, its code copied and the run here planned (`remake(nodes,
+        processes)` plans it again at another shape, blocking)."""
 
-        def __init__(self, reproduction: Any, findings: list[Any]) -> None:
+        def __init__(self, reproduction: Any, findings: list[Any], remake: Any = None) -> None:
             super().__init__()
-            self.reproduction, self.findings = reproduction, findings
+            self.reproduction, self.findings, self.remake = reproduction, findings, remake
 
     class Refused(Message):
         """The job cannot be made ready here; `line` says why and the way out."""
@@ -81,6 +86,9 @@ class ReproduceScreen(Screen[None]):
         """The job and its run here (`tui.planning.reproduce.Reproduction`) once read."""
         self.findings: list[Any] = []
         """What the pre-flight found for the run here; a blocking one stops Run."""
+        self.shape = (NODES, GPUS)
+        """Nodes × processes per node the run here has (`n`, `+`, `-` change it)."""
+        self._remake: Any = None
         self._starting = False
 
     def compose(self) -> ComposeResult:
@@ -113,19 +121,22 @@ class ReproduceScreen(Screen[None]):
         from tui.planning.plan import describe
 
         rep = self.reproduction = message.reproduction
+        self._remake = message.remake or self._remake
         d = rep.definition
         self.query_one("#repro-title", Static).update(
             f"[b]Reproduce {escape(d.name)} here[/b] ({escape(d.status)} on Azure ML: "
             f"{escape(describe(rep.cluster))})"
         )
-        self.query_one("#repro-progress", Static).update(f"Here: {escape(describe(rep.local))}")
+        self.query_one("#repro-progress", Static).update(
+            f"Here: {escape(describe(rep.local))} · n: nodes, +/-: processes per node"
+        )
         lines = "\n".join(f"• {escape(line)}" for line in rep.differences)
         self.query_one("#repro-differences", Static).update(
             f"[b $primary]What differs from the cluster[/]\n{lines}"
         )
         self._show_findings(message.findings)
         installs = [f for f in message.findings if f.blocking and f.install]
-        if installs:
+        if installs and not self.query(InstallOffer):
             offer = InstallOffer([f.install for f in installs], [f.fix for f in installs])
             self.query_one("#repro-body").mount(offer)
 
@@ -148,6 +159,38 @@ class ReproduceScreen(Screen[None]):
 
             forget_modules()
             self._show_findings(check_local(self.reproduction.local))
+
+    # ---- the shape here -----------------------------------------------------------------
+
+    def action_nodes(self) -> None:
+        """1 node ⇄ 2 nodes (as many simulated nodes as a rehearsal has)."""
+        self._reshape((2 if self.shape[0] == 1 else 1, self.shape[1]))
+
+    def action_processes(self, step: int) -> None:
+        """One process per node more or fewer (1 to 8)."""
+        self._reshape((self.shape[0], min(8, max(1, self.shape[1] + step))))
+
+    def _reshape(self, shape: tuple[int, int]) -> None:
+        if self._remake is None or self._starting:
+            self.notify("Not ready: the job is still being read (or could not be)")
+            return
+        if shape != self.shape:
+            self.shape = shape
+            self.query_one("#repro-progress", Static).update(
+                f"Planning it at {shape[0]} × {shape[1]}…"
+            )
+            self._replan(shape)
+
+    @work(thread=True, exclusive=True, group="reproduce-plan", exit_on_error=False)
+    def _replan(self, shape: tuple[int, int]) -> None:
+        from tui.planning.preflight import check_local
+
+        try:
+            rep = self._remake(*shape)
+        except Exception as err:  # a shape the plan refuses here: one line, the old one stays
+            self.post_message(self.Refused(f"Cannot plan it at {shape[0]} × {shape[1]}: {err}"))
+            return
+        self.post_message(self.Prepared(rep, check_local(rep.local)))
 
     # ---- run, back ----------------------------------------------------------------------
 
@@ -216,8 +259,12 @@ def _prepared(backend: Any, name: str) -> Message:
         definition = read_definition(backend, name)
         folder = work_folder(definition.name)
         code, note = snapshot_code(backend, definition, folder)
-        rep = plan_here(definition, code, folder, nodes=NODES, gpus=GPUS, code_note=note)
-        return ReproduceScreen.Prepared(rep, check_local(rep.local))
+
+        def remake(nodes: int, gpus: int) -> Any:
+            return plan_here(definition, code, folder, nodes=nodes, gpus=gpus, code_note=note)
+
+        rep = remake(NODES, GPUS)
+        return ReproduceScreen.Prepared(rep, check_local(rep.local), remake)
     except SnapshotUnreadable as why:
         way_out = CODE_WAY_OUT.replace("pass --code FOLDER", f"run `{command} --code FOLDER`", 1)
         return ReproduceScreen.Refused(f"{why}; {way_out}")

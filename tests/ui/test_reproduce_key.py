@@ -135,6 +135,30 @@ async def test_escape_from_the_differences_starts_nothing(
 
 
 @pytest.mark.usefixtures("no_gpu_and_proxied")
+async def test_the_shape_here_is_chosen_with_keys_and_the_differences_follow(
+    azure_backend, emulator, local_backend, job_root
+) -> None:
+    name = test_reproduce._cluster_job(azure_backend, emulator, fail_rank=None)
+    app = app_with(azure_backend, local_backend)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await open_row(pilot, app, name)
+        await pilot.press("R")
+        await until(pilot, lambda: differences_shown(app), "the differences", 90)
+        screen = app.screen
+        said = lambda: text_of(screen, "#repro-differences")  # noqa: E731
+        assert "• 1 node × 2 processes instead of 2 nodes × 2 processes" in said()
+        await pilot.press("plus")
+        await until(pilot, lambda: "• 1 node × 3 processes instead" in said(), "1 × 3")
+        await pilot.press("n")
+        await until(pilot, lambda: "• 2 nodes × 3 processes instead" in said(), "2 × 3")
+        assert "WORLD_SIZE 6 instead of 4" in said()
+        await pilot.press("minus", "minus", "minus", "minus")  # not below one a node
+        await until(pilot, lambda: "• 2 nodes × 1 process" in said(), "2 × 1")
+        assert screen.shape == (2, 1)
+        assert not list(job_root.glob("*/job.json"))  # planned only: nothing started
+
+
+@pytest.mark.usefixtures("no_gpu_and_proxied")
 async def test_a_snapshot_that_cannot_be_read_is_one_line_with_the_way_out(
     tmp_path, azure_backend, emulator, local_backend, job_root
 ) -> None:
