@@ -128,3 +128,20 @@ def test_partial_shows_the_unfinished_line_as_a_terminal_would(text: str) -> Non
     assembler.feed(text.encode())
     unfinished = text.rpartition("\n")[2].encode()
     assert assembler.partial == (reference(unfinished) or [""])[0]
+
+
+def test_a_redrawn_bar_with_a_write_glued_after_it_is_two_lines_and_a_draft_none() -> None:
+    """tqdm (stderr) and print (stdout) in one file: the write glued after the bar's state is a
+    line of its own; a bar that has not begun (`0/5`) is a draft its final state replaces."""
+    a = LineAssembler()
+    lines = a.feed(
+        b"\r  0%|          | 0/5 [00:00<?, ?it/s]epoch 0 loss 0.5\n"
+        b"\r 20%|##        | 1/5 [00:01<00:04, 1.0it/s][INFO] reducer rebuilt\n"
+        b"plain 50%|x| 1/2 [00:01<00:01, 1.0it/s] glued, but never redrawn\n"
+    )
+    assert lines == [
+        "epoch 0 loss 0.5",
+        " 20%|##        | 1/5 [00:01<00:04, 1.0it/s]",
+        "[INFO] reducer rebuilt",
+        "plain 50%|x| 1/2 [00:01<00:01, 1.0it/s] glued, but never redrawn",
+    ]

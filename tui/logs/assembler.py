@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 import codecs
+import re
+
+_BAR_STATE = re.compile(
+    r"[^\n|]{0,120}?\d{1,3}%(?:\|[^|]*\||\s)\s*(?P<n>\d+(?:\.\d+)?)[kM]?/\d+(?:\.\d+)?[kM]?\s*"
+    r"\[[^\]\n]{0,120}\]"
+)
+"""A tqdm bar's state at the start of a line (`desc: 40%|████  | 2/5 [00:01<00:01, 2.0it/s]`)."""
 
 
 class LineAssembler:
@@ -13,6 +20,10 @@ class LineAssembler:
     - A lone `\\r` (a tqdm progress bar redrawing itself) starts the line over: only the line's
       final state is emitted, and `partial` shows the state so far so a UI can draw the bar live.
       Text after `\\r` replaces the line whole (progress bars pad, so no terminal-style overlay).
+      A redrawn bar's state with another write glued after it (tqdm on stderr, a `print` on
+      stdout, one file: `  2%|   | 1/50 [00:01<…]epoch 0 loss 0.5`) is two lines, the bar's
+      state and the write; a bar that has not begun (`0/50`) is left out, a draft its final
+      state replaces (a terminal would show `0%` and `100%` both).
     - UTF-8 characters split across reads are joined; invalid bytes become U+FFFD, never an error.
 
     The same bytes give the same lines however they are chunked (a property test checks this).
@@ -22,6 +33,7 @@ class LineAssembler:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._line: list[str] = []  # pieces of the current line, joined when it completes
         self._carriage_return = False  # a `\r` was seen: the next text starts the line over
+        self._redrawn = False  # the line was drawn over since its start (a progress bar)
 
     @property
     def partial(self) -> str:
@@ -38,12 +50,12 @@ class LineAssembler:
             self._apply(text)
             return []
         self._apply(segments[0])
-        lines = [self._take()]
+        lines = self._take()
         middle = segments[1:-1]
         if "\r" in text:
             for segment in middle:
                 self._apply(segment)
-                lines.append(self._take())
+                lines.extend(self._take())
         else:
             lines.extend(middle)  # the common case: no progress bars, nothing to collapse
         self._apply(segments[-1])
@@ -52,8 +64,7 @@ class LineAssembler:
     def flush(self) -> list[str]:
         """At the end of the log: the unfinished last line, if it has any text (else nothing)."""
         self._apply(self._decoder.decode(b"", final=True))
-        line = self._take()
-        return [line] if line else []
+        return [line for line in self._take() if line]
 
     def _apply(self, segment: str) -> None:
         """Add text that holds no `\\n` to the current line, collapsing `\\r` redraws."""
@@ -63,6 +74,7 @@ class LineAssembler:
             if self._carriage_return:
                 self._line = [segment]
                 self._carriage_return = False
+                self._redrawn = True
             else:
                 self._line.append(segment)
             return
@@ -72,10 +84,20 @@ class LineAssembler:
         latest = next((part for part in reversed(redraws) if part), None)
         if latest is not None:
             self._line = [latest]
+            self._redrawn = True
         self._carriage_return = redraws[-1] == ""
 
-    def _take(self) -> str:
+    def _take(self) -> list[str]:
+        """The current line, done: one line, or two where a redrawn bar has another write
+        glued after it (the bar's state, then the write), or the write alone where the bar had
+        not begun (`0/5`: a draft its final state replaces)."""
         line = "".join(self._line)
         self._line = []
         self._carriage_return = False
-        return line
+        if self._redrawn:
+            self._redrawn = False
+            m = _BAR_STATE.match(line)
+            if m is not None and line[m.end() :].strip():
+                glued = line[m.end() :]
+                return [glued] if float(m["n"]) == 0 else [line[: m.end()], glued]
+        return [line]
