@@ -202,9 +202,10 @@ def test_the_corpus_is_large_real_and_split_by_stream() -> None:
     # the sixth (2026-11-27f: dev 95.4/96.5/95.9 and 22 false losses right after the fold), dev
     # 97.4/96.8/97.0 with 1 false loss and test 90.1/88.3/96.0 with 1; the eleventh, on a dev
     # half grown by the seventh (2026-11-27g: 95.0/94.9/94.6 right after the fold), dev
-    # 95.9/96.5/96.0 with 1 (scores.md): set a bit under, so a regression shows (the dev floors
-    # lowered to what the grown half reaches).
-    [("dev", 95.8, 96.4, 95.9, 1), ("test", 89.5, 88.0, 95.5, 1)],
+    # 95.9/96.5/96.0 with 1; the twelfth, on a dev half grown by the eighth (2026-11-27h), dev
+    # 95.8/96.8/96.4 with 2 and test 90.1/88.3/96.0 with 1 (scores.md): set a bit under, so a
+    # regression shows (the dev floors lowered to what the grown half reaches).
+    [("dev", 95.7, 96.7, 96.3, 2), ("test", 89.5, 88.0, 95.5, 1)],
 )
 def test_the_corpus_is_read_right(
     half: str, loss: float, step: float, epoch: float, false_loss: int
@@ -213,7 +214,7 @@ def test_the_corpus_is_read_right(
     assert score.loss_pct >= loss, score.summary()
     assert score.step_pct >= step, score.summary()
     assert score.epoch_pct >= epoch, score.summary()
-    # the goal is no validation line read as training loss on either half; each half has 1
+    # the goal is no validation line read as training loss on either half (test 1, dev 2)
     assert score.false_loss <= false_loss, score.summary()
 
 

@@ -53,3 +53,14 @@ def test_a_discriminators_loss_alone_is_not_the_training_loss() -> None:
     found = _read(['        "loss_gen": 1.4890296459197998,', '        "loss_dis": 0.88675'])
     assert [p.loss for p in found] == [None, None]
     assert found[1].values == {"loss_dis": 0.88675}  # its own series
+
+
+def test_an_epoch_out_of_a_total_printed_as_a_float_is_read() -> None:
+    # alphacep/vosk-api#898 (the eighth set, folded after it was scored): Kaldi's chain recipe
+    (p,) = _read(
+        [
+            "2022-03-25 12:06:38,882 [steps/nnet3/chain/train.py:535 - train - INFO ] Iter: "
+            "20/59   Jobs: 1   Epoch: 6.67/20.0 (33.3% complete)   lr: 0.000464   "
+        ]
+    )
+    assert (p.step, p.epoch, p.epochs) == (20, 6.67, 20)

@@ -20,7 +20,7 @@ _PAIR = re.compile(
     r"(?:(?<![\w.@\\-])|(?<=\d_)|(?<=\.\.))(?<![^\d]/)"  # `....Epoch 0`: after a run of dots
     r"(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
     r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
-    rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+))?"
+    rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+)(?:\.0+(?!\d))?)?"
     r"(?!\.\d|[a-z0-9]|_(?![a-z]+:)|:\d|/(?![A-Za-z_]\w*=))",
     re.IGNORECASE,
 )
