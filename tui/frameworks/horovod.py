@@ -45,7 +45,9 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "tf.config.set_visible_devices(gpus[hvd.local_rank()], 'GPU'))",
             "horovod_no_local_rank_pin",
         )
-    delegated = _through_another_library(src)
+    # a script that trains nothing (no optimizer, no backward pass, no fit) has no weights to
+    # broadcast nor gradients to average: no finding it cannot prove
+    delegated = _through_another_library(src) or not src.has(*_TRAINS)
     if not src.has(*_BROADCASTS) and not _seeded(src) and not delegated:
         yield src.finding(
             None,
@@ -70,6 +72,10 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "horovod_no_distributed_optimizer",
         )
     yield from write_rules(src, plan)
+
+
+_TRAINS = ("optimizer", "Optimizer", "backward", "fit", "minimize", "apply_gradients", "step")
+"""Words of code that trains: an optimizer, a backward pass, Keras' fit."""
 
 
 def _through_another_library(src: ScriptFacts) -> bool:

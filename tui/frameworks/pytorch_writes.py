@@ -201,6 +201,9 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         engine = receiver in engines or any(e in receiver for e in _ENGINES)
         # DeepSpeed's engine.save_checkpoint(save_dir, tag=…, client_state=…) is collective
         engine = engine or any(k.arg in ("tag", "client_state") for k in call.keywords)
+        engine = engine or (  # save_checkpoint(save_dir, tag) of a script DeepSpeed runs
+            last == "save_checkpoint" and len(call.args) >= 2 and src.imports_any("deepspeed")
+        )
         # The script's own save_checkpoint() (a function or method of its code, reached by
         # name or through an import of its code folder): its body's writes are checked.
         own = last in src.functions and (name == dotted(call.func) or src.local(name))

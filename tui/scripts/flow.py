@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tui.scripts.args import Outcome, Parser
-from tui.scripts.facts import ScriptFacts, dotted
+from tui.scripts.facts import ScriptFacts, constant, dotted
 
 UNKNOWN: object = type("Unknown", (), {"__repr__": lambda self: "?"})()
 
@@ -341,11 +341,28 @@ class Flow:
             if not args[0].known:
                 return Value(UNKNOWN, args[0].flags)
             return Value(_CASTS[name](args[0].value), args[0].flags, args[0].env)
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords:
+            answer = self._answer(node.func.id, depth)
+            if answer is not None:
+                return answer
         if "bool" in name.split(".")[-1].lower() and len(args) == 1 and args[0].known:
             text = args[0].value  # `str2bool(...)`, `strtobool(...)`: a switch read from text
             if isinstance(text, str):
                 return Value(text.strip().lower() in _TRUE, args[0].flags, args[0].env)
         return NOTHING
+
+    def _answer(self, name: str, depth: int) -> Value | None:
+        """A script function of no parameters that only returns an expression
+        (`def _is_slurm_job() -> bool: return "SLURM_JOB_ID" in os.environ`): its value, read
+        with its module's names; None for any other function."""
+        fns = self.src.functions.get(name, [])
+        if len(fns) != 1 or fns[0].args.args or fns[0].args.vararg or fns[0].args.kwarg:
+            return None
+        body = [s for s in fns[0].body if not (isinstance(s, ast.Expr) and constant(s.value))]
+        if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+            return None
+        module = self.src.module_of[fns[0]].tree
+        return self.value(body[0].value, self.scopes.get(module, {}), depth)
 
     def _env(self, key: object, default: object, read: ast.AST | None = None) -> Value:
         """The plan's value of a variable; else the script's default, marked as decided by the

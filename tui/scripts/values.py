@@ -18,13 +18,27 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.facts import Finding, ScriptFacts, dotted
 from tui.scripts.flow import ENV_FLAG, command_flags
 
 _PATH_USES = ("os.path.join", "path.join", "torch.save", "open", "makedirs", "Path")
 _FOREIGN = ("/opt/ml/",)
 """Folders only another platform's nodes have: SageMaker's container layout (`/opt/ml/model`,
 `/opt/ml/input/data/...`); an Azure ML node has none of them."""
+
+
+def _spelled_head(node: ast.AST) -> str | None:
+    """The text a path spelled in the script starts with: a literal, the left of `%` or `+`, an
+    f-string's first part, `os.path.join`'s first argument."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.BinOp):
+        return _spelled_head(node.left)
+    if isinstance(node, ast.JoinedStr) and node.values:
+        return _spelled_head(node.values[0])
+    if isinstance(node, ast.Call) and dotted(node.func).endswith("path.join") and node.args:
+        return _spelled_head(node.args[0])
+    return None
 
 
 def _foreign(path: str) -> bool:
@@ -78,6 +92,16 @@ def _uses(plan: CheckPlan, name: str, call: ast.Call) -> Iterator[tuple]:
                 "not give it, so it fails here on Azure ML, when it is reached",
                 f"give --{flag} in the job's arguments (outputs/... is kept after the job, or a "
                 "mounted input's path)",
+            )
+        elif (head := _spelled_head(call.args[1] if saved else call.args[0])) and _foreign(head):
+            yield (
+                "foreign_platform_path",
+                call,
+                head,
+                f"{name}() is given {head!r}…, a folder only another platform's nodes have "
+                "(SageMaker's /opt/ml): it fails here on Azure ML, when it is reached",
+                "write under outputs/ (kept after the job) or a mounted output's path, read from "
+                "a mounted input's",
             )
         if command_flags(path.flags) and path.known and path.value is None:
             flag = _flag(flow, command_flags(path.flags))
