@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading as _threading
+import time as _time
 
 MARK = "dtrain-tui gpus:"
 """The start of a sample line (`tui.logs.gpus` reads it)."""
@@ -145,14 +147,13 @@ def line(node: str, t: float, rows: list[Row]) -> str:
 
 def sample(every: float, node: str, read=None, write=None, sleep=None, clock=None) -> None:
     """Write a sample line every `every` seconds until the main thread ends; return at once
-    where no GPU can be read. `read`, `write`, `sleep` and `clock` are for tests."""
-    import threading
-    import time
-
-    sleep, clock = sleep or time.sleep, clock or time.time
+    where no GPU can be read. `read`, `write`, `sleep` and `clock` are for tests. It imports
+    nothing itself: a thread that imports while a short rank's interpreter shuts down can crash
+    it (`arm` chooses the reader in the main thread)."""
+    sleep, clock = sleep or _time.sleep, clock or _time.time
     try:
         read = read or nvml_reader() or smi_reader()
-        while read is not None and threading.main_thread().is_alive():
+        while read is not None and _threading.main_thread().is_alive():
             rows = read()
             if not rows:
                 return
@@ -174,13 +175,14 @@ def arm(environ=os.environ) -> bool:
     if not every or not node_leader(environ):
         return False
     try:
-        import threading
-
         node = node_name(environ)
         if not _claim(node):
             return False  # another process of this node samples it
-        thread = threading.Thread(
-            target=sample, args=(every, node), name="dtrain-tui gpus", daemon=True
+        read = nvml_reader() or smi_reader()  # here, not in the thread (see `sample`)
+        if read is None:
+            return False  # no GPU to read: no thread at all
+        thread = _threading.Thread(
+            target=sample, args=(every, node, read), name="dtrain-tui gpus", daemon=True
         )
         thread.start()
     except Exception:

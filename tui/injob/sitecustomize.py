@@ -21,8 +21,11 @@ nothing here may raise into the rank: a failure to arm is ignored.
 
 from __future__ import annotations
 
+import faulthandler as _faulthandler
 import os
 import sys
+import threading as _threading
+import time as _time
 
 MARK = "dtrain-tui stacks:"
 """The start of the line written before a stall's dump (`tui.logs.stacks` reads it)."""
@@ -67,12 +70,11 @@ def _register_signal() -> None:
 def watch(minutes: float, clock=None, sleep=None, write=None) -> None:
     """Dump every thread's stack once the main thread has stayed in one place for `minutes`.
 
-    Runs until the main thread is gone. `clock`, `sleep` and `write` are for tests.
+    Runs until the main thread is gone. `clock`, `sleep` and `write` are for tests. It imports
+    nothing itself: a thread that imports while a short rank's interpreter shuts down can crash
+    it (SIGSEGV), so what it needs was imported when the module was.
     """
-    import faulthandler
-    import threading
-    import time
-
+    faulthandler, threading, time = _faulthandler, _threading, _time
     clock = clock or time.monotonic
     sleep = sleep or time.sleep
     limit = minutes * 60.0
@@ -112,9 +114,7 @@ def watch(minutes: float, clock=None, sleep=None, write=None) -> None:
 
 
 def _start_watch(minutes: float) -> None:
-    import threading
-
-    threading.Thread(target=watch, args=(minutes,), name="dtrain-tui stacks", daemon=True).start()
+    _threading.Thread(target=watch, args=(minutes,), name="dtrain-tui stacks", daemon=True).start()
 
 
 def _arm_gpus(environ) -> None:
