@@ -4,7 +4,7 @@ it took and what it cost at its nodes' price, as `dtrain-tui doctor` prints them
 
 The jobs list opens it with `d`, the job screen with `t`. The logs are read in an async worker
 (`jobs_rows.diagnosis`); a diagnosis the list already has is shown at once, then again with the
-phases once the logs are read.
+phases once the logs are read; an ended job's phases, once read, are kept by the list.
 """
 
 from __future__ import annotations
@@ -37,12 +37,12 @@ class DoctorScreen(ModalScreen[Any]):
     """
     BINDINGS: ClassVar = [Binding("escape,q,d,enter", "close", "Close")]
 
-    def __init__(self, row: JobRow, known: Any = None) -> None:
+    def __init__(self, row: JobRow, known: Any = None, timeline: list[str] | None = None) -> None:
         super().__init__()
         self.row = row
         self.result = known
         """The diagnosis once made."""
-        self.timeline: list[str] = []
+        self.timeline: list[str] = timeline or []
         """The job's phases in words, each with its time and cost (`tui.logs.timeline`)."""
 
     def compose(self) -> ComposeResult:
@@ -56,7 +56,10 @@ class DoctorScreen(ModalScreen[Any]):
 
     def on_mount(self) -> None:
         if self.result is not None:
-            self._show(self.result)  # the phases need the logs again: read, then shown whole
+            self._show(self.result)
+            if self.timeline and self.row.state.is_terminal:
+                return  # an ended job's answer and phases, read before: not read again
+        # the phases need the logs (and a running job's move on): read, then shown whole
         self.run_worker(self._diagnose, group="doctor", exclusive=True, exit_on_error=False)
 
     async def _diagnose(self) -> None:

@@ -100,6 +100,8 @@ class JobsScreen(Screen[None]):
         self.causes: dict[str, str] = {}
         """The doctor's one line for each failed job diagnosed so far (or DIAGNOSING)."""
         self.diagnoses: dict[str, Any] = {}
+        self.timelines: dict[str, list[str]] = {}
+        """Where each ended job's time went, as the doctor screen said it (read once)."""
         self.filter = ""
         """Rows shown contain this (any column, any case); "" shows all."""
         self._local: list[JobRow] = []
@@ -320,14 +322,18 @@ class JobsScreen(Screen[None]):
             self.notify("No job to diagnose", severity="warning")
             return
 
+        screen = DoctorScreen(row, self.diagnoses.get(row.key), self.timelines.get(row.key))
+
         def keep(found: Any) -> None:
+            if screen.timeline and row.state.is_terminal:
+                self.timelines[row.key] = screen.timeline
             if found is not None:
                 self.diagnoses[row.key] = found
                 if row.state is JobState.FAILED:
                     self.causes[row.key] = one_line(found)
                     self.show_rows()
 
-        self.app.push_screen(DoctorScreen(row, self.diagnoses.get(row.key)), keep)
+        self.app.push_screen(screen, keep)
 
     def action_cancel_job(self) -> None:
         from screens.job_dialogs import ConfirmScreen

@@ -30,8 +30,18 @@ def doctor_text(app) -> str:
 
 
 async def test_the_doctor_from_the_list_and_the_job_screen_says_where_the_time_went(
-    backend: LocalBackend, tmp_path: Path
+    backend: LocalBackend, tmp_path: Path, monkeypatch
 ):
+    import screens.doctor
+
+    reads = []
+    read = screens.doctor.diagnosis
+
+    async def counted(*args, **kwargs):
+        reads.append(args[1].name)
+        return await read(*args, **kwargs)
+
+    monkeypatch.setattr(screens.doctor, "diagnosis", counted)
     (tmp_path / "broken.py").write_text(BROKEN)
     failed = backend.submit(local_plan(spec(tmp_path, "broken.py")))
     backend.wait(failed, timeout=60)
@@ -47,6 +57,13 @@ async def test_the_doctor_from_the_list_and_the_job_screen_says_where_the_time_w
         assert phases.index("starting its processes here") < phases.index("running")
         assert "in all" in phases
         assert "Rank 1 failed first" in shown  # the answer stays above them
+        await pilot.press("escape")
+        before = len(reads)
+        await pilot.press("d")  # again: the ended job's answer and phases, kept, not read again
+        await until(pilot, lambda: on_screen(app, DoctorScreen), "the doctor again")
+        await pilot.pause(0.2)
+        assert "Where its time went" in doctor_text(app)
+        assert len(reads) == before  # its logs were not read again
         await pilot.press("escape")
 
         await pilot.press("enter")
