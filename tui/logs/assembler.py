@@ -5,11 +5,11 @@ from __future__ import annotations
 import codecs
 import re
 
-_BAR_STATE = re.compile(
-    r"[^\n|]{0,120}?\d{1,3}%(?:\|[^|]*\||\s)\s*(?P<n>\d+(?:\.\d+)?)[kM]?/\d+(?:\.\d+)?[kM]?\s*"
-    r"\[[^\]\n]{0,120}\]"
-)
-"""A tqdm bar's state at the start of a line (`desc: 40%|████  | 2/5 [00:01<00:01, 2.0it/s]`)."""
+from tui.logs.progress_fields import GLUED_BAR
+
+_BAR_STATE = re.compile(r"[^\n|]{0,120}?(?:" + GLUED_BAR.pattern + ")")
+"""A tqdm bar's state leading a line, another write glued after it (`desc: 40%|██  | 2/5
+[00:01<00:01, 2.0it/s]epoch 0 …`): the progress parser's glued bar, after its description."""
 
 
 class LineAssembler:
