@@ -25,7 +25,8 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         for name, call in src.calls
         if name.startswith(("horovod", "hvd")) and name.endswith(".init")
     ]
-    if not inits or not src.imports_any("horovod"):
+    lazily = any(s.startswith("horovod.") for s in src.strings)  # LazyImport("horovod.torch")
+    if not inits or not (src.imports_any("horovod") or lazily):
         yield src.finding(
             None,
             f"hvd.init() is never called: the {plan.world} ranks mpirun starts never join",

@@ -265,7 +265,7 @@ def _hf_trainer(src: ScriptFacts) -> bool:
             return True
         own = src.classes.get(last)  # class MyTrainer(Trainer), Trainer from transformers
         if own is not None and any(
-            src.modules[0].resolve(dotted(b)).startswith(("transformers.", "trl."))
+            src.module_of[own].resolve(dotted(b)).startswith(("transformers.", "trl."))
             for b in own.bases
         ):
             return True

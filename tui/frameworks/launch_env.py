@@ -1,7 +1,8 @@
 """The variables a launch sets against what a training script reads and writes (the
 script-check rules every torch-based framework and TensorFlow share): a variable required that
 the plan's launch does not set, one that nothing in the plan sets (another platform's, a
-service's key), and MASTER_ADDR / MASTER_PORT overwritten by the script."""
+service's key), MASTER_ADDR / MASTER_PORT overwritten by the script, and rank, rendezvous or GPU
+taken from an MPI communicator on a plan that does not start the processes with mpirun."""
 
 from __future__ import annotations
 
@@ -67,10 +68,15 @@ def unset_anywhere(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """`os.environ["X"]` (required) for a variable that neither a launcher, nor the plan's
     environment, nor the node itself sets: another platform's (its data and model folders) or
     a service's account. One finding per variable, where it is first read; a read in an
-    argument's default counts, since the default is built before the command line is read."""
+    argument's default counts, since the default is built before the command line is read.
+    A variable the script sets itself (`os.environ[X] = …`, `setdefault`) is not said unless
+    only later in the same function: whether it is set by then cannot be proved otherwise."""
     said: set[str] = set()
+    written = _set_by_script(src)
     for key, node in env_reads(src):
         if key in LAUNCHER_VARS or key in plan.env or key in said or _machine(key):
+            continue
+        if any(_maybe_before(src, w, node) for w in written.get(key, ())):
             continue
         if _tried(src, node) or plan.off(node) or _tested(src, node, key):
             continue
@@ -87,6 +93,8 @@ def unset_anywhere(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     for key, node, user in gets_into_calls(src):
         if key in LAUNCHER_VARS or key in plan.env or key in said or _machine(key):
             continue
+        if any(_maybe_before(src, w, node) for w in written.get(key, ())):
+            continue
         if _tried(src, node) or plan.off(node) or _tested(src, node, key):
             continue
         said.add(key)
@@ -99,6 +107,25 @@ def unset_anywhere(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "--set env.NAME=${{inputs.data}}), or give os.getenv a default",
             "env_var_not_set",
         )
+
+
+def _set_by_script(src: ScriptFacts) -> dict[str, list[ast.AST]]:
+    """Where the script's own code sets each variable: assigned, updated or given a default."""
+    found: dict[str, list[ast.AST]] = {}
+    for key, _, stmt in env_writes(src):
+        found.setdefault(key, []).append(stmt)
+    for call in src.find("environ.setdefault", "putenv"):
+        key = constant(call.args[0]) if call.args else None
+        if isinstance(key, str):
+            found.setdefault(key, []).append(call)
+    return found
+
+
+def _maybe_before(src: ScriptFacts, write: ast.AST, read: ast.AST) -> bool:
+    """The write may run before the read: not provably after it (a later line of the same
+    function's code, or of the same module's top level)."""
+    same = src.function_of(write) is src.function_of(read) and src.file(write) == src.file(read)
+    return not same or write.lineno < read.lineno
 
 
 def _machine(key: str) -> bool:
@@ -238,3 +265,55 @@ def env_writes(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.AST]]:
                         and isinstance(constant(target.slice), str)
                     ):
                         yield str(constant(target.slice)), node.value, node
+
+
+_FROM_MPI = re.compile(r"COMM_WORLD|\bcomm\.(rank|size)\b|Get_rank\(|Get_size\(|\.bcast\(")
+_RANKS = ("RANK", "WORLD_SIZE", "LOCAL_RANK")
+_DEVICES = ("device", "set_device")
+
+
+def mpi_without_mpirun(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """RANK / WORLD_SIZE, MASTER_ADDR / MASTER_PORT or the GPU taken from an mpi4py
+    communicator (OpenAI's `dist_util` and its copies) on a plan whose launch is not mpirun:
+    there every process is MPI rank 0 of a world of 1. One finding per kind, at its first line."""
+    if not src.imports_any("mpi4py") or "OMPI_COMM_WORLD_RANK" in plan.env:
+        return
+    kinds: dict[str, list[tuple[str, ast.AST]]] = {}
+    for key, value, stmt in env_writes(src):
+        if _FROM_MPI.search(ast.unparse(value)) and not plan.off(stmt):
+            kind = "rank" if key in _RANKS else "master" if key in _MASTER else ""
+            kind = "device" if key == "CUDA_VISIBLE_DEVICES" else kind
+            if kind:
+                kinds.setdefault(kind, []).append((key, stmt))
+    for name, call in src.calls:
+        if name.split(".")[-1] not in _DEVICES or plan.off(call):
+            continue
+        if any(_FROM_MPI.search(ast.unparse(a)) for a in call.args):
+            kinds.setdefault("device", []).append(("the device", call))
+    alone = "which is 0 in every process that mpirun did not start"
+    said = {
+        "rank": (
+            f"are taken from the MPI communicator, {alone} (a world of 1): each of the plan's "
+            f"{plan.world} processes makes a group of its own and trains alone",
+            "keep the RANK / WORLD_SIZE the launcher sets (drop the overrides), or run the "
+            "script under an MPI plan (Horovod)",
+            "rank_not_from_env",
+        ),
+        "master": (
+            "are replaced by what MPI rank 0 of each process's own world of 1 broadcasts (its "
+            f"own host, a port it picked): the {plan.nodes} nodes never meet",
+            "keep the MASTER_ADDR / MASTER_PORT the launcher sets (drop the overrides)",
+            "hardcoded_master",
+        ),
+        "device": (
+            f"is chosen by the MPI rank, {alone}: the {plan.gpus_per_node} processes of a node "
+            "all use GPU 0",
+            "pick the GPU by int(os.environ['LOCAL_RANK'])",
+            "device_not_local_rank",
+        ),
+    }
+    for kind, found in kinds.items():
+        keys = " / ".join(dict.fromkeys(key for key, _ in found))
+        what, fix, rule = said[kind]
+        first = min((node for _, node in found), key=lambda n: (src.file(n), n.lineno))
+        yield src.finding(first, f"{keys} {what}", fix, rule)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from tui.frameworks.launch_env import env_writes
 from tui.frameworks.pytorch_sampler import sampler_rules
 from tui.frameworks.pytorch_script import WRAPS, gating_flags, setup_calls, under_spawn
 from tui.scripts.check_plan import CheckPlan
@@ -21,7 +22,7 @@ def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         return  # the process group's fix brings the wrap and the sampler
     yield from shard_rules(src, plan)
     by_hand = any("grad" in ast.dump(c) for c in src.find("all_reduce", "allreduce"))
-    wrapped = src.find(*WRAPS) or src.has(*WRAPS) or _given_device_ids(src)
+    wrapped = src.find(*WRAPS) or src.has(*WRAPS) or _given_device_ids(src) or _own_engine(src)
     if not wrapped and not by_hand:
         yield src.finding(
             None,
@@ -45,6 +46,16 @@ _DEVICE_CHOICES = (
     "to",  # net.to(device) where device is "cuda" under the plan
 )
 _INDEXED = ("set_device", "set_device_index", "to", "cuda")
+
+
+def _own_engine(src: ScriptFacts) -> bool:
+    """A class named for data parallelism that is not torch's one-process `DataParallel`: a
+    library's or the code folder's own DDP (picotron's `DataParallelBucket`, fairscale's
+    `ShardedDataParallel`), whose averaging a reader of the script cannot see."""
+    return any(
+        "DataParallel" in (last := name.split(".")[-1]) and last != "DataParallel"
+        for name, _ in src.calls
+    )
 
 
 def _given_device_ids(src: ScriptFacts) -> bool:
@@ -71,6 +82,8 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from indexed
     if indexed or src.has(*_LOCAL_WORDS) or _device_from_setup(src):
         return
+    if any(key == "CUDA_VISIBLE_DEVICES" for key, _, _ in env_writes(src)):
+        return  # each process is shown its own GPU: "cuda" is that one (the write is judged)
     chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan, src) and not plan.off(c)]
     chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
     if chosen:

@@ -10,7 +10,7 @@ import ast
 from collections.abc import Iterator
 
 from tui.frameworks import deepspeed_config as ds
-from tui.frameworks.launch_env import master_overwritten, unset_env
+from tui.frameworks.launch_env import master_overwritten, mpi_without_mpirun, unset_env
 from tui.scripts.args import Arg
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
@@ -120,6 +120,7 @@ def launch_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     ]
     yield from said
     yield from master_overwritten(src, plan)
+    yield from mpi_without_mpirun(src, plan)
     yield from _spawns(src, plan)
     yield from unset_env(src, plan)
     yield from batch_divides(src, plan)

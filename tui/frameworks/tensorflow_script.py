@@ -86,6 +86,8 @@ def _models(src: ScriptFacts) -> list[ast.Call]:
 def _in_scope(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
     """Inside `with strategy.scope():`, or in a function only called there (or one whose own
     body opens the scope around it)."""
+    if isinstance(node, ast.Call) and _opens_scope_itself(src, node):
+        return True
     current = src.parents.get(node)
     while current is not None:
         if opens(current, "scope"):
@@ -97,6 +99,13 @@ def _in_scope(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
             )
         current = src.parents.get(current)
     return False
+
+
+def _opens_scope_itself(src: ScriptFacts, call: ast.Call) -> bool:
+    """A call of the script's own `get_model()` whose body builds the model in
+    `with strategy.scope():` (what it compiles after the block keeps that strategy)."""
+    name = dotted(call.func).split(".")[-1]
+    return any(opens(n, "scope") for fn in src.functions.get(name, ()) for n in ast.walk(fn))
 
 
 def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

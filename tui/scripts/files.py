@@ -62,8 +62,8 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             where = Place(NODE, f"{KERAS_CACHE}/{where.text or '...'}")
         if where.where not in (NODE, AFTER) or where.per_rank:
             continue  # shared, unknown, or each rank its own folder
-        who, guard = _who(src, call, asked)
-        if who == "global" and plan.nodes > 1 and guard not in told:
+        kind, guard = _who(src, call, asked)
+        if kind == "global" and plan.nodes > 1 and guard not in told:
             told.add(guard)
             yield src.finding(
                 guard,
@@ -74,7 +74,7 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 SHARED_FIX,
                 "node_local_file_from_rank0",
             )
-        elif who == "every" and per_node > 1:
+        elif kind == "every" and per_node > 1:
             yield src.finding(
                 call,
                 f"every rank downloads the data into {where.text or 'the same folder'}: the "
@@ -109,6 +109,7 @@ def _who(src: ScriptFacts, call: ast.Call, asked: ast.AST | None) -> tuple[str, 
     if asked is not None and mentions_rank(asked, src.rank_words):
         return _kind(asked), call  # download=is_global_zero
     current, child = src.parents.get(call), call
+    followed: set[ast.AST] = set()  # a function that is its own only caller is read once
     while current is not None:
         if isinstance(current, ast.If) and mentions_rank(current.test, src.rank_words):
             return _kind(current.test), current
@@ -119,7 +120,8 @@ def _who(src: ScriptFacts, call: ast.Call, asked: ast.AST | None) -> tuple[str, 
                     return _kind(stmt.test), stmt  # type: ignore[attr-defined]
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
             callers = src.callers(current)
-            if len(callers) == 1:
+            if len(callers) == 1 and current not in followed:
+                followed.add(current)
                 current, child = callers[0], callers[0]
                 continue
             break

@@ -14,7 +14,7 @@ import time
 import tokenize
 from pathlib import Path
 
-from tui.scripts.facts import Module, ScriptProblem
+from tui.scripts.facts import Module, ScriptProblem, dotted
 
 MOST_BYTES = 512_000
 """The largest script read: a training script is a few hundred lines (tens of KB); Python's
@@ -114,7 +114,7 @@ def helpers(script: Module, folder: Path) -> list[Module]:
     deadline = time.process_time() + HELPER_SECONDS
     while todo and len(found) < MOST_HELPERS and time.process_time() < deadline:
         module, here = todo.pop(0)
-        for name, level in module.imported:
+        for name, level in [*module.imported, *_reached(module)]:
             if len(found) >= MOST_HELPERS or time.process_time() > deadline:
                 break
             path = _local(name, level, here, folder)
@@ -134,6 +134,20 @@ def helpers(script: Module, folder: Path) -> list[Module]:
             found.append(helper)
             todo.append((helper, path.parent))
     return found
+
+
+def _reached(module: Module) -> list[tuple[str, int]]:
+    """Modules reached as attributes of an imported package (`tl.distributed.Trainer` after
+    `import tensorlayer as tl`: `tensorlayer.distributed`, which the package's `__init__`
+    imports, or which is simply there in a namespace package)."""
+    reached: dict[str, None] = {}
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Attribute):
+            head, _, rest = dotted(node).partition(".")
+            full = module.aliases.get(head)
+            if full is not None and rest:
+                reached[f"{full}.{rest}"] = None
+    return [(name, 0) for name in reached]
 
 
 def _local(name: str, level: int, here: Path, folder: Path) -> Path | None:
