@@ -61,6 +61,10 @@ _VALUE_FIRST = re.compile(
 )
 """A cell whose value comes before its name (`11.8750 loss`, `0.0001 LR`), the first cell of a
 line perhaps led by a bare count (`    1 93.44 s run`)."""
+_COUNT_VALUE = re.compile(rf"^\s*(?P<i>\d+):\s*(?P<value>{NUM})\s*$")
+"""A values-first line's lead cell: a count, then a value whose name is not printed (`1543:
+5.061356`); a running average of it named next (`4.223706 avg loss`) names it."""
+_AVERAGES = frozenset({"avg", "average", "mean", "running"})
 _UNITS = r"(?P<unit>epoch|step|iter(?:ation)?|update|batch)(?:es|s)?"
 _AT_COUNT = re.compile(r"\bat (?P<n>\d+) (?P<unit>epoch|iter(?:ation)?|update)s?\b", re.IGNORECASE)
 """`Saving checkpoint at 2 epochs`, `… at 1500 iterations`: the counter a message is at, its
@@ -285,14 +289,23 @@ def _values_first(text: str, found: Found, offset: int) -> bool:
     """Read a line of comma-separated cells, each a value then its name (`    1 93.44 s run,
     11.8750 loss, 0.000000000001 LR, 642.43 GB used`), if it is one: three cells at least, a
     count leading the first only."""
-    matches, at = [], offset
-    for cell in text.split(","):
-        if (m := _VALUE_FIRST.match(cell)) is None or (m["i"] is not None and matches):
+    cells = text.split(",")
+    lead = _COUNT_VALUE.match(cells[0])
+    matches, at = [], offset + (len(cells[0]) + 1 if lead else 0)
+    for cell in cells[1:] if lead else cells:
+        if (m := _VALUE_FIRST.match(cell)) is None or (m["i"] is not None and (matches or lead)):
             return False
         matches.append((m, at))
         at += len(cell) + 1
-    if len(matches) < 3:
+    if len(matches) < 3 - bool(lead):
         return False
+    if lead:
+        found.count(8, int(lead["i"]), None, spans=(_at(lead, "i", offset), None))
+        # `1543: 5.061356, 4.223706 avg loss, …` (Darknet): the value the average is of
+        averaged = matches[0][0]["key"].split(" ", 1)
+        value = number(lead["value"])
+        if len(averaged) == 2 and averaged[0].lower() in _AVERAGES and value is not None:
+            found.pairs.append((averaged[1], value, "", _at(lead, "value", offset)))
     for m, at in matches:
         if m["i"] is not None:
             found.count(8, int(m["i"]), None, spans=(_at(m, "i", at), None))

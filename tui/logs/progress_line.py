@@ -197,6 +197,10 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
     return _finish(found, line, state, kind="text")
 
 
+_BAR_RANK = 7
+"""A bar's own count, as a step: below a step the description names by its word."""
+
+
 def _bar(line: str, state: StreamState | None) -> Progress | None:
     m = BAR.search(line)
     glued = m is None and "%" in line and (m := GLUED_BAR.search(line)) is not None
@@ -239,11 +243,16 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
         if _desc.epoch is not None:
             found.set_epoch(_desc.epoch, None, (_desc.spans.get("epoch"), None))
         found.pairs += _desc.pairs  # `Train Epoch: 1 Loss: 5.872: 100%|…|`: set_description's
+        if _desc.step is not None and _desc.step_rank < _BAR_RANK and not _desc.position:
+            # `Step: 28363. Epoch: 399/400. … Total loss: 0.05: 48%|…| 34/71`: the printed step
+            # outranks the bar's count within the epoch
+            steps = (_desc.spans.get("step"), _desc.spans.get("total"))
+            found.count(_desc.step_rank, _desc.step, _desc.total, False, steps)
     n = int(float(m["n"]))
     if found.step is None:
         total = int(float(m["total"])) if closed else None
         spans = (m.span("n"), m.span("total") if closed else None)
-        found.count(7, n, total, epoch_index is not None, spans)
+        found.count(_BAR_RANK, n, total, epoch_index is not None, spans)
     if rate is not None:
         found.spans["rate"] = m.span("rate")
         found.inverted = inverted
