@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tui.frameworks.base import Framework, Glossary, Package, signature
+from tui.frameworks.pytorch_script import launch_rules
 from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts
@@ -26,7 +27,13 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         if name.startswith(("horovod", "hvd")) and name.endswith(".init")
     ]
     lazily = any(s.startswith("horovod.") for s in src.strings)  # LazyImport("horovod.torch")
-    if not inits or not (src.imports_any("horovod") or lazily):
+    horovod = src.imports_any("horovod") or lazily
+    if not horovod and src.find("init_process_group"):
+        # torch.distributed over the ranks mpirun starts (Open MPI's variables read by hand, or
+        # mpi4py): no Horovod to set up; what clashes with the launch is torch's to say
+        yield from launch_rules(src, plan)
+        return
+    if not inits or not horovod:
         yield src.finding(
             None,
             f"hvd.init() is never called: the {plan.world} ranks mpirun starts never join",

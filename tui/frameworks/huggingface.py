@@ -19,6 +19,7 @@ from tui.frameworks.pytorch import (
     elastic_split_env,
     torchrun_worker_env,
 )
+from tui.frameworks.pytorch_data import device_map_rules
 from tui.frameworks.pytorch_script import launch_rules
 from tui.frameworks.pytorch_wrap import wrapped_copy_rules
 from tui.frameworks.pytorch_writes import write_rules
@@ -138,7 +139,7 @@ def accelerate_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     if not made:
         return
     prepares = src.find("prepare", "prepare_data_loader", "prepare_model")
-    if not prepares:
+    if not prepares and not _hf_trainer(src):  # a Trainer prepares what it trains itself
         yield src.finding(
             made[0],
             "an Accelerator, but nothing is passed to accelerator.prepare: the model is not "
@@ -310,7 +311,9 @@ class HuggingFace(PyTorch):
         return None
 
     script_rules = (*PyTorch.script_rules,)
-    takeover_rules = (accelerate_rules, launch_rules, write_rules, wrapped_copy_rules)
+    takeover_rules = (
+        accelerate_rules, launch_rules, write_rules, wrapped_copy_rules, device_map_rules,
+    )  # fmt: skip
 
     def script_parser(self, src: ScriptFacts) -> Parser | None:
         return hf_parser(src)

@@ -255,16 +255,15 @@ def env_writes(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.AST]]:
                 ):
                     if isinstance(constant(key), str):
                         yield str(constant(key)), value, src.statement(call)
-    for module in src.modules:
-        for node in ast.walk(module.tree):
-            if isinstance(node, ast.Assign) and src.runs(node):
-                for target in node.targets:
-                    if (
-                        isinstance(target, ast.Subscript)
-                        and dotted(target.value).endswith("environ")
-                        and isinstance(constant(target.slice), str)
-                    ):
-                        yield str(constant(target.slice)), node.value, node
+    for node in src.assignments:
+        for target in node.targets:
+            if (
+                isinstance(target, ast.Subscript)
+                and isinstance(constant(target.slice), str)
+                and dotted(target.value).endswith("environ")
+                and src.runs(node)
+            ):
+                yield str(constant(target.slice)), node.value, node
 
 
 _FROM_MPI = re.compile(r"COMM_WORLD|\bcomm\.(rank|size)\b|Get_rank\(|Get_size\(|\.bcast\(")

@@ -23,7 +23,8 @@ def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from shard_rules(src, plan)
     by_hand = any("grad" in ast.dump(c) for c in src.find("all_reduce", "allreduce"))
     wrapped = src.find(*WRAPS) or src.has(*WRAPS) or _given_device_ids(src) or _own_engine(src)
-    if not wrapped and not by_hand:
+    trains = src.find("backward", "zero_grad")  # a benchmark of collectives has no model
+    if not wrapped and not by_hand and trains:
         yield src.finding(
             None,
             "the model is never wrapped in DistributedDataParallel: gradients are not "
@@ -78,7 +79,7 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """The GPU chosen by local rank: not GPU 0 in every process, not the global rank."""
     if not plan.gpus:
         return
-    indexed = list(indexed_device_rules(src, plan))
+    indexed = [*indexed_device_rules(src, plan), *device_map_rules(src, plan)]
     yield from indexed
     if indexed or src.has(*_LOCAL_WORDS) or _device_from_setup(src):
         return
@@ -94,6 +95,34 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             'torch.cuda.set_device(int(os.environ["LOCAL_RANK"])) and use that device',
             "device_not_local_rank",
         )
+
+
+_GLOBAL_INDEX = ("process_index", "get_rank")
+"""What gives the global rank where a device is asked for (Accelerate's `process_index`)."""
+
+
+def device_map_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """`from_pretrained(…, device_map={"": Accelerator().process_index})`: the global rank as
+    the GPU, right on one node, a device that does not exist on the others."""
+    if not plan.gpus or plan.nodes <= 1:
+        return
+    for _, call in src.calls:
+        given = keyword(call, "device_map")
+        if given is None or plan.off(call):
+            continue
+        named = [dotted(n) for n in ast.walk(given) if isinstance(n, ast.Attribute | ast.Call)]
+        if any(n.split(".")[-1].removesuffix("()") in _GLOBAL_INDEX for n in named) or any(
+            _global_rank(src, n) for n in ast.walk(given)
+        ):
+            yield src.finding(
+                src.statement(call),
+                "device_map places the model on the GPU of the global rank: on node 1 and later "
+                f"that is cuda:{plan.gpus_per_node} and up, which does not exist "
+                f"({plan.gpus_per_node} GPUs a node)",
+                'device_map={"": Accelerator().local_process_index} (or int(os.environ'
+                '["LOCAL_RANK"]))',
+                "device_not_local_rank",
+            )
 
 
 def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

@@ -41,13 +41,19 @@ SPAWNS = ("multiprocessing.spawn", "mp.spawn", "start_processes", "spawn")
 
 def setup_calls(src: ScriptFacts) -> list[ast.Call]:
     """What makes the processes one job; a library's `init_dist()`-like call counts where its
-    code cannot be read (a function of the code folder is followed instead)."""
+    code cannot be read (a function of the code folder is followed instead), and so does one
+    given the rendezvous address (`launch(main, …, dist_url=…)`)."""
     return src.find(*SETUP_CALLS) or [
         call
         for name, call in src.calls
         if (last := name.split(".")[-1]) not in src.functions
-        and ("dist" in last.lower() or "ddp" in last.lower())
-        and ("init" in last.lower() or "setup" in last.lower())
+        and (
+            (
+                ("dist" in last.lower() or "ddp" in last.lower())
+                and ("init" in last.lower() or "setup" in last.lower())
+            )
+            or any(k.arg == "dist_url" for k in call.keywords)  # detectron2's launch(…)
+        )
     ]
 
 
@@ -209,6 +215,14 @@ def _literal(src: ScriptFacts, call: ast.Call, value: str) -> ast.AST:
     return spelled[0] if len(spelled) == 1 else call
 
 
+def _touches_gpus(src: ScriptFacts) -> bool:
+    """The script puts anything on a GPU at all (a model kept on `torch.device("cpu")` with no
+    `cuda` anywhere all-reduces CPU tensors, which gloo is for)."""
+    return src.has("cuda", "gpu", "GPU", "accelerator", "device_ids") or any(
+        isinstance(s, str) and s.startswith("cuda") for s in src.strings
+    )
+
+
 def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Finding]:
     backend, where, said = _backend(plan, call)
     if backend == "nccl" and not plan.gpus:
@@ -216,7 +230,7 @@ def _init_call(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> Iterator[Fi
             where, f"{said} needs GPUs; this machine's rehearsal runs on CPUs",
             SAME_DEVICE_BACKEND, "nccl_on_cpu",
         )  # fmt: skip
-    elif backend == "gloo" and plan.gpus:
+    elif backend == "gloo" and plan.gpus and _touches_gpus(src):
         yield src.finding(
             where, f"{said}: gloo on GPUs is many times slower than NCCL",
             SAME_DEVICE_BACKEND, "gloo_on_gpu", "warning",

@@ -140,6 +140,7 @@ class ScriptFacts:
         self.module_of: dict[ast.AST, Module] = {}
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self.classes: dict[str, ast.ClassDef] = {}
+        self.assignments: list[ast.Assign] = []  # every module's `a = …`, in walk order
         self._words: dict[ast.AST | None, set[str]] = {}
         """Names each function's own code refers to (None: module-level code)."""
         self._assigns: dict[tuple[ast.AST, bool], dict[str, list[ast.Assign]]] = {}
@@ -166,6 +167,8 @@ class ScriptFacts:
                 owner[child] = mine
             if isinstance(node, ast.Call):
                 self.all_calls.append((module.resolve(dotted(node.func)), node))
+            elif isinstance(node, ast.Assign):
+                self.assignments.append(node)
             elif isinstance(node, ast.Name):
                 self.names.add(node.id)
                 self._words.setdefault(owner[node], set()).add(node.id)
@@ -261,8 +264,17 @@ class ScriptFacts:
         return self._assigns[key]
 
     def callers(self, fn: ast.AST) -> list[ast.AST]:
-        """Where a function is called or passed by name, in code that runs."""
-        return list(self._callers.get(getattr(fn, "name", ""), ()))
+        """Where a function is called or passed by name, in code that runs (a plain function
+        is not called by `obj.name()`: `saver.save(…)` is not the script's own `save()`)."""
+        name = getattr(fn, "name", "")
+        calls = self._callers.get(name, ())
+        if isinstance(self.parents.get(fn), ast.ClassDef):
+            return list(calls)
+        return [c for c in calls if not self._method_call(c, name)]
+
+    def _method_call(self, call: ast.Call, name: str) -> bool:
+        f, aliases = call.func, self.module_of[call].aliases
+        return isinstance(f, ast.Attribute) and f.attr == name and _plain(f)[-1] not in aliases
 
     @cached_property
     def _callers(self) -> dict[str, list[ast.Call]]:
