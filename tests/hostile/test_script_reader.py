@@ -95,6 +95,21 @@ def test_values_the_check_follows_stay_small():
     assert time.process_time() - start < 1.0
 
 
+def test_a_list_argument_passed_twice_to_one_function_is_followed():
+    # kalosisz/tf-gcp-multi-worker-example: `--layer-size 64 32` (nargs="+") handed to a helper
+    # called from two places crashed the check (an unhashable list value)
+    source = (
+        "import argparse\nimport torch.distributed as dist\n\n\ndef build(sizes):\n"
+        "    return sizes\n\n\nparser = argparse.ArgumentParser()\n"
+        'parser.add_argument("--layer-size", nargs="+", type=int, dest="layer_sizes")\n'
+        'args = parser.parse_args()\ndist.init_process_group("nccl")\n'
+        "build(args.layer_sizes)\nbuild(args.layer_sizes)\n"
+    )
+    spec = JobSpec(framework="pytorch", nodes=2, gpus_per_node=2, args=["--layer-size", "64", "32"])
+    report = check_source(source, spec, "train.py")
+    assert [f.rule for f in report.findings] == ["no_init_timeout"]
+
+
 def test_every_real_script_is_checked_in_under_a_second():
     from tests.core.script_corpus import cases, checker
 

@@ -138,8 +138,8 @@ class Flow:
             return {}
         passed: dict[str, Value] = {}
         for i, name in enumerate(names):
-            seen = {self._argument(call, i, name) for call in calls}
-            value = seen.pop() if len(seen) == 1 else NOTHING
+            seen = [self._argument(call, i, name) for call in calls]  # a list's value: unhashable
+            value = seen[0] if all(v == seen[0] for v in seen[1:]) else NOTHING
             if value.known:
                 passed[name] = value
         return passed
