@@ -9,9 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import tui.frameworks.registry  # noqa: F401 (the frameworks give the model their rules, as the app and CLI load them)
 from tests.logs.azurite import AZURITE_BIN, MISSING, Azurite
+
+# Property tests judge what a value gives, never how long it takes: hypothesis's 200 ms deadline
+# failed a plan test on a machine busy with a second test worker (280 ms once, 81 ms again).
+settings.register_profile("no_deadline", deadline=None)
+settings.load_profile("no_deadline")
 
 # Where the app (tui/core/dirs.py: DTRAIN_TUI_HOME, else platformdirs, which reads XDG_* and then
 # HOME) and the tools it starts look for the user's presets, jobs and caches. No test may see

@@ -69,6 +69,25 @@ def test_the_process_exits_as_before_with_the_watch_running(tmp_path):
     assert done.returncode == 0 and "done" in done.stdout
 
 
+def test_the_watch_has_ended_before_the_interpreter_shuts_down(tmp_path):
+    # Exit handlers run before finalisation: ours stops the watch and joins it, so no thread of
+    # ours is alive while a rank that ended at once shuts down (a daemon thread still starting
+    # then is the likely cause of a rank once lost to SIGSEGV).
+    script = tmp_path / "ends.py"
+    script.write_text(
+        "import atexit, threading\n"
+        "(t,) = [x for x in threading.enumerate() if x.name == 'dtrain-tui stacks']\n"
+        "atexit._run_exitfuncs()\n"
+        "print('alive' if t.is_alive() else 'ended', flush=True)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env |= {"PYTHONPATH": str(HELPER.parent), "DTRAIN_STACKS": "10"}
+    done = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (0, "ended\n"), done.stderr
+
+
 def _catches_usr1(pid: int) -> bool:
     status = Path(f"/proc/{pid}/status").read_text().splitlines()
     caught = int(next(line.split()[1] for line in status if line.startswith("SigCgt:")), 16)

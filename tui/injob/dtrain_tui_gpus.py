@@ -19,6 +19,7 @@ process's exit.
 
 from __future__ import annotations
 
+import atexit as _atexit
 import os
 import sys
 import threading as _threading
@@ -145,15 +146,19 @@ def line(node: str, t: float, rows: list[Row]) -> str:
     return f"{MARK} node={node} t={int(t)} {gpus}"
 
 
+_STOP = _threading.Event()
+"""Set at the interpreter's exit: the sampler ends and is joined before finalisation."""
+
+
 def sample(every: float, node: str, read=None, write=None, sleep=None, clock=None) -> None:
     """Write a sample line every `every` seconds until the main thread ends; return at once
     where no GPU can be read. `read`, `write`, `sleep` and `clock` are for tests. It imports
     nothing itself: a thread that imports while a short rank's interpreter shuts down can crash
     it (`arm` chooses the reader in the main thread)."""
-    sleep, clock = sleep or _time.sleep, clock or _time.time
+    sleep, clock = sleep or _STOP.wait, clock or _time.time
     try:
         read = read or nvml_reader() or smi_reader()
-        while read is not None and _threading.main_thread().is_alive():
+        while read is not None and _threading.main_thread().is_alive() and not _STOP.is_set():
             rows = read()
             if not rows:
                 return
@@ -185,6 +190,12 @@ def arm(environ=os.environ) -> bool:
             target=sample, args=(every, node, read), name="dtrain-tui gpus", daemon=True
         )
         thread.start()
+        _atexit.register(_stop, thread)
     except Exception:
         return False
     return True
+
+
+def _stop(thread: _threading.Thread) -> None:
+    _STOP.set()
+    thread.join(timeout=5.0)

@@ -21,12 +21,17 @@ nothing here may raise into the rank: a failure to arm is ignored.
 
 from __future__ import annotations
 
+import atexit as _atexit
 import faulthandler as _faulthandler
 import os
 import sys
 import threading as _threading
 import time as _time
 
+_STOP = _threading.Event()
+"""Set at the interpreter's exit (before its finalisation): the watcher ends and is joined, so
+no thread of ours is alive while a short rank's interpreter shuts down (one that was, in a
+rank that ended at once, is the likely cause of a rank lost to SIGSEGV)."""
 MARK = "dtrain-tui stacks:"
 """The start of the line written before a stall's dump (`tui.logs.stacks` reads it)."""
 
@@ -76,7 +81,7 @@ def watch(minutes: float, clock=None, sleep=None, write=None) -> None:
     """
     faulthandler, threading, time = _faulthandler, _threading, _time
     clock = clock or time.monotonic
-    sleep = sleep or time.sleep
+    sleep = sleep or _STOP.wait
     limit = minutes * 60.0
     every = min(30.0, max(limit / 10.0, 0.05))
     main = threading.main_thread().ident
@@ -85,6 +90,8 @@ def watch(minutes: float, clock=None, sleep=None, write=None) -> None:
     dumped = False
     while True:
         sleep(every)
+        if _STOP.is_set():
+            return
         frame = sys._current_frames().get(main)
         if frame is None or not threading.main_thread().is_alive():
             return
@@ -114,7 +121,15 @@ def watch(minutes: float, clock=None, sleep=None, write=None) -> None:
 
 
 def _start_watch(minutes: float) -> None:
-    _threading.Thread(target=watch, args=(minutes,), name="dtrain-tui stacks", daemon=True).start()
+    thread = _threading.Thread(target=watch, args=(minutes,), name="dtrain-tui stacks", daemon=True)
+    thread.start()
+    _atexit.register(stop, thread)
+
+
+def stop(thread: _threading.Thread) -> None:
+    """End a helper's thread and wait for it (at exit: it wakes from its wait at once)."""
+    _STOP.set()
+    thread.join(timeout=5.0)
 
 
 def _arm_gpus(environ) -> None:
