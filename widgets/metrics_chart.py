@@ -247,6 +247,11 @@ def standing_text(standing: Any) -> str:
     if standing.eta is not None:
         scope = " (this epoch)" if standing.eta_scope == "epoch" else ""
         parts.append(f"ETA [b]{clock(standing.eta)}[/b]{scope}")
+    if getattr(standing, "diverged", False):
+        at = standing.diverged_step
+        parts.append(
+            "[$error]loss [b]nan[/b]" + (f" at step {at:,}" if at is not None else "") + "[/]"
+        )
     return " · ".join(parts)
 
 

@@ -1,12 +1,16 @@
 """Layouts of the eighth and ninth fresh held-out sets folded into the corpus's dev half (issue
-37, round thirteen): a step a bar's description names outranks the bar's count within the
-epoch, and Darknet's iteration line (a count, the loss unnamed, then its running average named).
+37, rounds thirteen and fourteen): a step a bar's description names outranks the bar's count
+within the epoch, Darknet's iteration line (a count, the loss unnamed, then its running average
+named), and a loss printed as `nan` (said in the chart's head, never a point).
 Each line is from a stream of tests/logs/data/progress/fresh/, as printed (the source is named
 beside it)."""
 
 from __future__ import annotations
 
-from tui.logs.progress import LineReader, parse_line
+import math
+
+from tui.logs.progress import LineReader, ProgressTracker, parse_line
+from widgets.metrics_chart import standing_text
 
 
 def test_a_step_the_bar_description_names_outranks_the_bars_count() -> None:
@@ -42,3 +46,30 @@ def test_an_average_that_names_nothing_names_no_loss() -> None:
     # pjreddie/darknet#377 (2026-11-27i.txt#11): `avg` alone cannot say what it averages
     p = parse_line("4: 285.326599, 289.835968 avg, 0.000100 rate, 838.663052 seconds, 256 images")
     assert p is None or p.loss is None
+
+
+def test_a_loss_printed_as_nan_is_said_not_plotted() -> None:
+    # FuxiCV/3D-Face-GCNs#1 (2026-11-27i.txt#5): a run that diverged prints `loss: nan`
+    reader = LineReader()
+    before, after = (
+        reader.read("epoch: 3450 loss: 0.21063452526926987"),
+        reader.read("epoch: 3451 loss: nan"),
+    )
+    assert before is not None and not before.diverged and before.loss == 0.21063452526926987
+    assert after is not None and after.diverged and after.epoch == 3451.0
+    assert after.loss is None and all(map(math.isfinite, after.values.values()))
+
+
+def test_a_nan_beside_the_loss_is_no_divergence() -> None:
+    # a Trainer dict whose grad_norm is nan (OpenBMB/MiniCPM-V#212): the loss is 0.0
+    p = parse_line("{'loss': 0.0, 'grad_norm': nan, 'learning_rate': 1.3e-07, 'epoch': 0.0}")
+    assert p is not None and p.loss == 0.0 and not p.diverged
+
+
+def test_the_chart_head_says_the_loss_went_nan_and_at_which_step() -> None:
+    tracker = ProgressTracker()
+    tracker.feed(["step 6: loss 2.5", "step 7: loss nan", "step 8: loss nan"], now=0.0)
+    assert list(tracker.series["loss"].ys) == [2.5]  # the series holds numbers only
+    standing = tracker.standing()
+    assert (standing.diverged, standing.diverged_step) == (True, 8)
+    assert "loss [b]nan[/b] at step 8" in standing_text(standing)

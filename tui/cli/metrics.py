@@ -266,6 +266,8 @@ class _Spool:
                 "epoch": standing.epoch,
                 "epochs": standing.epochs,
                 "steps_per_second": standing.rate,
+                "loss_nonfinite": standing.diverged,
+                "loss_nonfinite_step": standing.diverged_step,
             },
         }
         write = sys.stdout.write

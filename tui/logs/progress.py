@@ -92,6 +92,10 @@ class Standing:
     """Seconds left: to the end of training when `total` is known, else to the end of the epoch
     (`eta_scope` says which)."""
     eta_scope: str = "training"
+    diverged: bool = False
+    """A line printed the training loss as `nan` or `inf` (no point of the loss series)."""
+    diverged_step: int | None = None
+    """The step of the last such line, where it had one."""
 
 
 RATE_WINDOW = 60.0
@@ -139,6 +143,7 @@ class ProgressTracker:
         """Reads this log's lines in order (tui/logs/progress_bulk.py shares its shapes)."""
         self._first_epoch: float | None = None
         self._timed: list[tuple[float, int]] = []  # the first and the last timed step
+        self._diverged: tuple[int | None] | None = None  # (step) of the last non-finite loss
         self.recurrence = Recurrence()
         """Which names are series: a known metric's, or one whose line's template recurred
         (tui/logs/progress_templates.py); the others' points are held."""
@@ -195,6 +200,8 @@ class ProgressTracker:
                 self._arrived(step, time.monotonic() if now is None else now)
                 if p.at is not None:
                     self._printed(p.at, step)
+        if p.diverged:
+            self._diverged = (self._step,)
         if add_points and p.values:
             self._count += 1
             n = float(self._count)
@@ -313,7 +320,7 @@ class ProgressTracker:
         self.series = merged
         self.lines_parsed += head.lines_parsed
         self._count += shift
-        for attr in ("_epochs", "_total", "_per_epoch_total"):
+        for attr in ("_epochs", "_total", "_per_epoch_total", "_diverged"):
             if getattr(self, attr) is None:
                 setattr(self, attr, getattr(head, attr))
 
@@ -369,7 +376,9 @@ class ProgressTracker:
             eta, scope = (self._per_epoch_total - within) / rate, "epoch"
         elif self._bar_left is not None:
             eta = self._bar_left
-        return Standing(step, total, self._epoch, self._epochs, rate, eta, scope)
+        nonfinite = self._diverged
+        return Standing(step, total, self._epoch, self._epochs, rate, eta, scope,
+                        nonfinite is not None, nonfinite[0] if nonfinite else None)  # fmt: skip
 
     def stalled(self, now: float | None = None) -> float | None:
         """Seconds the step has not moved, once that is longer than this log's rhythm allows

@@ -105,6 +105,9 @@ class Progress:
     kind: str = "text"
     """Which shape the line had: dict, tqdm, bar (`i/n [===] - loss: …`), epoch (`Epoch 2/5`),
     table, text; or ignored (an evaluation or download bar: parsed, and not training)."""
+    diverged: bool = False
+    """The training loss is printed, as `nan` or `inf`: no point of the series (they hold
+    numbers), and what a chart of a run that diverged says."""
 
     @property
     def loss(self) -> float | None:
@@ -279,6 +282,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         elif state.evaluating and kind != "dict":
             evaluating = True
     values: dict[str, float] = {}
+    nonfinite: dict[str, float] = {}
     spans = found.value_spans
     seen_loss = False
     previous = ""
@@ -301,6 +305,8 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         seen_loss = seen_loss or names.is_loss(name)
         if math.isfinite(value) and name not in values:
             values[name], spans[name] = value, span
+        elif not math.isfinite(value):
+            nonfinite.setdefault(name, value)
     if found.step_rank == 5 and not seen_loss and found.epoch is None:
         found.step = found.total = None  # `Total optimization steps = 564`: a setting
     if found.step_rank == 8 and not values:
@@ -337,7 +343,12 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
             state.epoch = epoch
         elif values.get("loss") is not None:
             epoch = state.epoch
-    if not values and found.step is None and found.epoch is None:
+    diverged = (
+        "loss" not in values
+        and bool(nonfinite)
+        and names.pick_loss({**dict.fromkeys(nonfinite, 0.0), **values}) in nonfinite
+    )
+    if not values and found.step is None and found.epoch is None and not diverged:
         return None
     if set(values) <= {"lr", "base_lr"} and found.step is None and found.epoch is None:
         return None
@@ -352,6 +363,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         per_epoch=found.position and found.total is not None,
         at=stamp(line) if found.step is not None else None,
         kind="epoch" if bar_epoch else kind,
+        diverged=diverged,
     )
 
 

@@ -132,7 +132,7 @@ class _Plan:
         t = self.template
         at = stamp(line) if step is not None else None
         return Progress(values, step, total, epoch, epochs, index, t.per_epoch, rate, left, at,
-                        t.kind)  # fmt: skip
+                        t.kind, t.diverged)  # fmt: skip
 
 
 def _count(line: str, span: tuple[int, int] | None) -> int | None:

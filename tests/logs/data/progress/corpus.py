@@ -193,6 +193,8 @@ def _reader():
 def _loss_of(found) -> float | None:
     if found is None or getattr(found, "kind", "") == "ignored":
         return None
+    if getattr(found, "diverged", False):
+        return math.nan  # the loss printed as `nan` / `inf`: what the labels call `loss=nan`
     if hasattr(found, "loss"):
         return found.loss
     for key in _LOSS_KEYS:  # an older parser: its metrics by name
@@ -202,6 +204,8 @@ def _loss_of(found) -> float | None:
 
 
 def _close(a: float | None, b: float | None) -> bool:
+    if a is not None and b is not None and not math.isfinite(b):
+        return not math.isfinite(a)  # `loss=nan` (or inf): read as a loss printed non-finite
     return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-12)
 
 
