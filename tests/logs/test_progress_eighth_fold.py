@@ -73,3 +73,15 @@ def test_the_chart_head_says_the_loss_went_nan_and_at_which_step() -> None:
     standing = tracker.standing()
     assert (standing.diverged, standing.diverged_step) == (True, 8)
     assert "loss [b]nan[/b] at step 8" in standing_text(standing)
+
+
+def test_a_value_the_keys_colon_binds_is_the_keys_whatever_number_follows() -> None:
+    # qcf-568/DocTamper#85 (2026-11-27j.txt#3): a bare 0 printed after the loss
+    p = parse_line(
+        "[2025-03-03 20:44:45,640][cfpns_cov_mulc_75_load.py][INFO] [train] epoch:1 "
+        "iter:15360/20000 76.80% lr:0.000288 loss:0.923080 0 ETA:17.0min"
+    )
+    assert p is not None and (p.loss, p.step, p.epoch) == (0.92308, 15360, 1.0)
+    # with no colon, `key N value` stays for the stream to prove (N may be the count)
+    q = parse_line("Train loss 3 9.564240 Grad Norm 13.827114")
+    assert q is None or q.loss != 3.0

@@ -230,13 +230,15 @@ class ProgressTracker:
         total: int | None,
         index: int | None,
         now: float | None,
+        diverged: bool = False,
     ) -> None:
         """`n` lines of one shape read a column at a time (tui/logs/progress_bulk.py): their
         points added at once, and the state the last of them leaves, as `feed` line by line
         would. `values`: each metric's column; `steps`, `epochs`: each line's, or None where
         the shape prints none (`carried`: the epoch an earlier line set); `in_all`, `total`,
         `index`: the last the run printed (the epochs in all, the steps in all, the 0-based
-        epoch). Steps must be whole and rising where the lines print their time."""
+        epoch); `diverged`: the shape prints the loss as `nan`. Steps must be whole and rising
+        where the lines print their time."""
         if in_all is not None:
             self._epochs = in_all
         if epochs is not None:
@@ -250,6 +252,8 @@ class ProgressTracker:
                 self._total = total
             self._step = self._printed_step = int(steps[-1])
             self._arrived(self._step, time.monotonic() if now is None else now)
+        if diverged:
+            self._diverged = (self._step,)
         if values:
             rewinds = 0
             if steps is not None:

@@ -193,7 +193,8 @@ class BulkReader:
             if plan.stamped and not all(map(lt, steps, islice(steps, 1, None))):
                 return False
         index = _last_index(plan.index, epochs, carried)
-        tracker.take_run(n, values, steps, epochs, carried, in_all, total, index, now)
+        diverged = plan.template.diverged
+        tracker.take_run(n, values, steps, epochs, carried, in_all, total, index, now, diverged)
         if steps is not None and plan.stamped:
             tracker.printed_run(steps, lambda k: stamp(run[k].decode()))
         state.evaluating = plan.after

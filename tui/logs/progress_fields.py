@@ -215,7 +215,9 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         if _TIME_UNIT.match(m["unit"] or "") or _TIME_UNIT.match(text, m.end()):
             key = f"{key} sec"  # a time: bookkeeping (tui/logs/progress_names.py)
         value_n = number(value)
-        if value_n is not None and (after := _NEXT_VALUE.match(text, m.end())) is not None:
+        # `loss:0.923080 0`: a value the key's `:` or `=` binds is the key's, whatever follows
+        bound = any(c in ":=#" for c in text[m.end("key") : m.start("value")])
+        if value_n is not None and not bound and (after := _NEXT_VALUE.match(text, m.end())):
             _two_values(key, value_n, after, found, note, (spans[0], _at(after, "value", offset)))
             continue
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
