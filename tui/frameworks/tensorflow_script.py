@@ -157,9 +157,31 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                     )
 
 
+def _parsed(src: ScriptFacts, plan: CheckPlan, node: ast.AST) -> bool:
+    """The flag is read under the plan's command: not one of a sub-command's parser
+    (`server = subparsers.add_parser("startserver")`) whose name the command does not give."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return True
+    owner = dotted(node.func.value)
+    for stmt in src.assignments:
+        value = stmt.value
+        if (
+            isinstance(value, ast.Call)
+            and dotted(value.func).endswith("add_parser")
+            and any(dotted(t) == owner for t in stmt.targets)
+        ):
+            name = constant(value.args[0]) if value.args else None
+            return not isinstance(name, str) or name in plan.argv
+    return True
+
+
 def _task_flags(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """Task flags (--task_index, --job_name, ...) or literal task arguments."""
-    flags = [(a.dest, a.node) for a in (plan.parser.args if plan.parser else ()) if a.node]
+    flags = [
+        (a.dest, a.node)
+        for a in (plan.parser.args if plan.parser else ())
+        if a.node and _parsed(src, plan, a.node)
+    ]
     flags += [
         (str(constant(keyword(call, "name", 0))), call)
         for name, call in src.calls

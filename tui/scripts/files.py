@@ -52,8 +52,8 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue
         if asked is not None and constant(asked) in (False, None, 0):
             continue
-        if plan.off(call) or _in_rank_zero_first(src, call):
-            continue  # a trainer's rank_zero_first has its own rule
+        if plan.off(call) or _in_rank_zero_first(src, call) or _under_lock(src, call):
+            continue  # a trainer's rank_zero_first has its own rule; a file lock takes turns
         target = keyword(call, "path", 0) if cached else _path_arg(call)
         where = place(src, plan, target)
         if cached and target is None:
@@ -140,6 +140,17 @@ def _barrier(stmt: ast.AST) -> bool:
 
 def _calls(stmt: ast.AST) -> Iterator[ast.Call]:
     return (n for n in ast.walk(stmt) if isinstance(n, ast.Call))
+
+
+def _under_lock(src: ScriptFacts, call: ast.AST) -> bool:
+    """Inside `with FileLock(…):` (filelock's, or a SoftFileLock): the node's processes download
+    in turn, the first for all."""
+    current = src.parents.get(call)
+    while current is not None:
+        if opens(current, "FileLock"):
+            return True
+        current = src.parents.get(current)
+    return False
 
 
 def _in_rank_zero_first(src: ScriptFacts, call: ast.AST) -> bool:
