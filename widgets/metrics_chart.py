@@ -248,10 +248,10 @@ def standing_text(standing: Any) -> str:
         scope = " (this epoch)" if standing.eta_scope == "epoch" else ""
         parts.append(f"ETA [b]{clock(standing.eta)}[/b]{scope}")
     if getattr(standing, "diverged", False):
-        at = standing.diverged_step
-        parts.append(
-            "[$error]loss [b]nan[/b]" + (f" at step {at:,}" if at is not None else "") + "[/]"
-        )
+        step, epoch = standing.diverged_step, standing.diverged_epoch
+        at = f" at step {step:,}" if step is not None else ""
+        at = at or (f" at epoch {epoch:g}" if epoch is not None else "")
+        parts.append(f"[$error]loss [b]nan[/b]{at}[/]")
     return " · ".join(parts)
 
 

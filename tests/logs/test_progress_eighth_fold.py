@@ -85,3 +85,9 @@ def test_a_value_the_keys_colon_binds_is_the_keys_whatever_number_follows() -> N
     # with no colon, `key N value` stays for the stream to prove (N may be the count)
     q = parse_line("Train loss 3 9.564240 Grad Norm 13.827114")
     assert q is None or q.loss != 3.0
+
+
+def test_an_epoch_log_that_went_nan_says_at_which_epoch() -> None:
+    tracker = ProgressTracker()
+    tracker.feed(["epoch: 3450 loss: 0.2106", "epoch: 3451 loss: nan"], now=0.0)
+    assert "loss [b]nan[/b] at epoch 3451" in standing_text(tracker.standing())

@@ -268,6 +268,7 @@ class _Spool:
                 "steps_per_second": standing.rate,
                 "loss_nonfinite": standing.diverged,
                 "loss_nonfinite_step": standing.diverged_step,
+                "loss_nonfinite_epoch": standing.diverged_epoch,
             },
         }
         write = sys.stdout.write

@@ -95,7 +95,9 @@ class Standing:
     diverged: bool = False
     """A line printed the training loss as `nan` or `inf` (no point of the loss series)."""
     diverged_step: int | None = None
-    """The step of the last such line, where it had one."""
+    """The step of the last such line, where it had one..."""
+    diverged_epoch: float | None = None
+    """...and its epoch."""
 
 
 RATE_WINDOW = 60.0
@@ -143,7 +145,7 @@ class ProgressTracker:
         """Reads this log's lines in order (tui/logs/progress_bulk.py shares its shapes)."""
         self._first_epoch: float | None = None
         self._timed: list[tuple[float, int]] = []  # the first and the last timed step
-        self._diverged: tuple[int | None] | None = None  # (step) of the last non-finite loss
+        self._diverged: tuple[int | None, float | None] | None = None  # the last nan loss's
         self.recurrence = Recurrence()
         """Which names are series: a known metric's, or one whose line's template recurred
         (tui/logs/progress_templates.py); the others' points are held."""
@@ -201,7 +203,7 @@ class ProgressTracker:
                 if p.at is not None:
                     self._printed(p.at, step)
         if p.diverged:
-            self._diverged = (self._step,)
+            self._diverged = (self._step, self._epoch)
         if add_points and p.values:
             self._count += 1
             n = float(self._count)
@@ -253,7 +255,7 @@ class ProgressTracker:
             self._step = self._printed_step = int(steps[-1])
             self._arrived(self._step, time.monotonic() if now is None else now)
         if diverged:
-            self._diverged = (self._step,)
+            self._diverged = (self._step, self._epoch)
         if values:
             rewinds = 0
             if steps is not None:
@@ -380,9 +382,9 @@ class ProgressTracker:
             eta, scope = (self._per_epoch_total - within) / rate, "epoch"
         elif self._bar_left is not None:
             eta = self._bar_left
-        nonfinite = self._diverged
+        at = self._diverged or (None, None)
         return Standing(step, total, self._epoch, self._epochs, rate, eta, scope,
-                        nonfinite is not None, nonfinite[0] if nonfinite else None)  # fmt: skip
+                        self._diverged is not None, *at)  # fmt: skip
 
     def stalled(self, now: float | None = None) -> float | None:
         """Seconds the step has not moved, once that is longer than this log's rhythm allows
