@@ -91,3 +91,25 @@ def test_an_epoch_log_that_went_nan_says_at_which_epoch() -> None:
     tracker = ProgressTracker()
     tracker.feed(["epoch: 3450 loss: 0.2106", "epoch: 3451 loss: nan"], now=0.0)
     assert "loss [b]nan[/b] at epoch 3451" in standing_text(tracker.standing())
+
+
+def test_the_current_loss_is_the_loss_where_its_running_average_is_printed_too() -> None:
+    # kaituoxu/Speech-Transformer#18 (2026-11-27k.txt#4)
+    p = parse_line(
+        "Epoch 148 | Iter 11 | Average Loss 1.147 | Current Loss 1.153206 | 210.6 ms/batch"
+    )
+    assert p is not None and (p.loss, p.step, p.epoch) == (1.153206, 11, 148.0)
+
+
+def test_a_batch_id_is_the_count_within_the_epoch() -> None:
+    # BamLubi/Paddle-SIGN train.log (2026-11-27k.txt#14): PaddleRec's trainer
+    p = parse_line(
+        "2022-04-12 17:10:51,909 - INFO - epoch: 0, batch_id: 500, AUC:0.788134, ACC:0.688159, "
+        "loss:0.18541333, avg_reader_cost: 0.00012 sec, avg_batch_cost: 0.56199 sec"
+    )
+    assert p is not None and (p.step, p.epoch, p.loss) == (500, 0.0, 0.18541333)
+    # a bar's own count still outranks a batch_idx in its postfix (lines.txt#8, the test half)
+    bar = parse_line(
+        "Epoch 32: 100%|██████████| 331/331 [00:05<00:00, 88.73batch/s, batch_idx=17, loss=1.148]"
+    )
+    assert bar is not None and bar.step == 331

@@ -102,8 +102,10 @@ _NEXT_VALUE = re.compile(rf"(?:(?P<colon>:)\s*|\s+)(?P<value>{NUM})(?![\w.%/:(\[
 0: 37.06`): which of the two the key names, one line cannot say (after a `:`: the second)."""
 _TIME_UNIT = re.compile(r"\s?(?:s|secs?|seconds|ms|min|h|hrs?)\b", re.IGNORECASE)
 """A value in seconds, minutes or hours (`batch_cost: 1.75327 sec`) is a time, no metric."""
-_EXTRA = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt")
-"""Words that qualify a counter's key without changing which counter it is (`global_step`)."""
+_EXTRA = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt",
+          "id", "idx", "index", "no")  # fmt: skip
+"""Words that qualify a counter's key without changing which counter it is (`global_step`,
+PaddlePaddle's `batch_id`)."""
 _SCALES = {"k": 1_000, "K": 1_000, "M": 1_000_000}
 """A count's suffix that scales it (`Step: 1k`)."""
 _THOUSANDS = re.compile(r"(?:,\d{3})+(?![\d.])")

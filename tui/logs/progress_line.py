@@ -252,7 +252,7 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
             steps = (_desc.spans.get("step"), _desc.spans.get("total"))
             found.count(_desc.step_rank, _desc.step, _desc.total, False, steps)
     n = int(float(m["n"]))
-    if found.step is None:
+    if found.step is None or found.step_rank > _BAR_RANK:  # a postfix's batch_idx is outranked
         total = int(float(m["total"])) if closed else None
         spans = (m.span("n"), m.span("total") if closed else None)
         found.count(_BAR_RANK, n, total, epoch_index is not None, spans)

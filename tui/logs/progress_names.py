@@ -167,12 +167,21 @@ def pick_loss(values: dict[str, float]) -> str | None:
     `s0.loss_cls`, `pal1_conf_loss`: one of several outputs, heads or stages, printed one a
     line; which of them, if any, is the total the line cannot say) or names one model of a GAN."""
     whole = [n for n in values if not is_eval(n) and is_whole_loss(n)]
-    if whole:
-        return min(whole, key=lambda n: (len(words_of(n)), "train" in n))
+    if whole:  # `Average Loss 1.145 | Current Loss 1.145361`: the current one
+        return min(whole, key=lambda n: (len(words_of(n)), _averaged(n), "train" in n))
     parts = [n for n in values if not is_eval(n) and is_loss(n)]
     if len(parts) == 1 and not any(c.isdigit() for c in parts[0]) and not _one_model(parts[0]):
         return parts[0]
     return None
+
+
+_AVERAGED = frozenset({"avg", "average", "mean", "running", "smoothed", "ema"})
+
+
+def _averaged(name: str) -> bool:
+    """A running average of the loss (`Average Loss`, `avg_loss`): the line's current value,
+    where it prints both, is the loss of the step."""
+    return not _AVERAGED.isdisjoint(words_of(name))
 
 
 _ADVERSARIES = frozenset({"g", "d", "gen", "generator", "dis", "disc", "discriminator"})
