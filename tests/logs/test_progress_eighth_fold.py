@@ -113,3 +113,10 @@ def test_a_batch_id_is_the_count_within_the_epoch() -> None:
         "Epoch 32: 100%|██████████| 331/331 [00:05<00:00, 88.73batch/s, batch_idx=17, loss=1.148]"
     )
     assert bar is not None and bar.step == 331
+
+
+def test_a_count_glued_to_its_word_is_the_step() -> None:
+    # VinAIResearch/LFM#10 (2026-11-27k.txt#2)
+    p = parse_line("epoch 0 iteration100, Loss: 2.8253848552703857, Train Steps/Sec: 0.00")
+    assert p is not None and (p.step, p.epoch, p.loss) == (100, 0.0, 2.8253848552703857)
+    assert parse_line("saved to ckpt/iter1000 done") is None  # a path, leading no metric

@@ -69,6 +69,9 @@ _UNITS = r"(?P<unit>epoch|step|iter(?:ation)?|update|batch)(?:es|s)?"
 _AT_COUNT = re.compile(r"\bat (?P<n>\d+) (?P<unit>epoch|iter(?:ation)?|update)s?\b", re.IGNORECASE)
 """`Saving checkpoint at 2 epochs`, `… at 1500 iterations`: the counter a message is at, its
 unit after it (not `at 56 steps`: a trajectory's or an episode's length is counted in steps)."""
+_GLUED = re.compile(r"(?<![\w.-])(?:iteration|iter)(?P<i>\d+)(?=,|\s|$)", re.IGNORECASE)
+"""`epoch 0 iteration100, Loss: 2.83`: a count glued to its word (a number leading no metric is
+dropped as any bare count is)."""
 _DONE_COUNT = re.compile(rf"^(?P<n>\d+) {_UNITS} (?:completed|done|finished)\b", re.IGNORECASE)
 """`32 epochs completed in 0.054 hours.`: a count of units a message says are done."""
 _UNIT_CELL = re.compile(
@@ -169,7 +172,7 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
     elif m := _NEPOCH.search(text):
         group = "e" if m["e"] else "e2"
         found.set_epoch(float(m[group]), None, (_at(m, group, offset), None))
-    if (m := _ROUND.search(text)) or (m := _ROW_LEAD.match(text)):
+    if (m := _ROUND.search(text)) or (m := _ROW_LEAD.match(text)) or (m := _GLUED.search(text)):
         found.count(8, int(m["i"]), None, spans=(_at(m, "i", offset), None))
     if "/" in text and (m := _UNIT_COUNT.search(text)):
         within = m["unit"].lower().startswith("batch")
