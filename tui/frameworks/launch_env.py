@@ -161,19 +161,17 @@ def _tried(src: ScriptFacts, node: ast.AST) -> bool:
 def env_reads(src: ScriptFacts) -> Iterator[tuple[str, ast.AST]]:
     """(key, statement) for each `os.environ[KEY]` read in code that runs; a key in a loop
     over literal names counts too."""
-    for module in src.modules:
-        for node in ast.walk(module.tree):
-            if not (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.ctx, ast.Load)
-                and dotted(node.value).endswith("environ")
-                and src.runs(node)
-            ):
-                continue
-            key = constant(node.slice)
-            keys = [key] if isinstance(key, str) else _loop_keys(src, node)
-            for k in keys:
-                yield k, src.statement(node)
+    for node in src.subscripts:
+        if not (
+            isinstance(node.ctx, ast.Load)
+            and dotted(node.value).endswith("environ")
+            and src.runs(node)
+        ):
+            continue
+        key = constant(node.slice)
+        keys = [key] if isinstance(key, str) else _loop_keys(src, node)
+        for k in keys:
+            yield k, src.statement(node)
 
 
 def gets_into_calls(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.Call]]:

@@ -193,7 +193,8 @@ def _cli_names(src: ScriptFacts) -> set[str]:
 def cli_parser(src: ScriptFacts) -> Parser | None:
     """LightningCLI (jsonargparse): `--trainer.*`, `--model.*`, `--data.*`, `--config`, and a
     sub-command (fit, validate, …) unless run=False."""
-    clis = [c for _, c in src.calls if dotted(c.func).split(".")[-1] in _cli_names(src)]
+    names = _cli_names(src)
+    clis = [c for _, c in src.calls if dotted(c.func).split(".")[-1] in names]
     if not clis or not src.imports_any("lightning", "pytorch_lightning"):
         return None
     parser = Parser("LightningCLI", clis[0], dashes=True)

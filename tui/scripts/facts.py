@@ -141,6 +141,7 @@ class ScriptFacts:
         self.functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.assignments: list[ast.Assign] = []  # every module's `a = …`, in walk order
+        self.subscripts: list[ast.Subscript] = []  # and `a[k]` (os.environ[…]), for the rules
         self._words: dict[ast.AST | None, set[str]] = {}
         """Names each function's own code refers to (None: module-level code)."""
         self._assigns: dict[tuple[ast.AST, bool], dict[str, list[ast.Assign]]] = {}
@@ -167,8 +168,8 @@ class ScriptFacts:
                 owner[child] = mine
             if isinstance(node, ast.Call):
                 self.all_calls.append((module.resolve(dotted(node.func)), node))
-            elif isinstance(node, ast.Assign):
-                self.assignments.append(node)
+            elif isinstance(node, ast.Assign | ast.Subscript):
+                (self.assignments if isinstance(node, ast.Assign) else self.subscripts).append(node)
             elif isinstance(node, ast.Name):
                 self.names.add(node.id)
                 self._words.setdefault(owner[node], set()).add(node.id)

@@ -13,7 +13,15 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.facts import (
+    Finding,
+    ScriptFacts,
+    constant,
+    dotted,
+    keyword,
+    mentions_rank,
+    statements,
+)
 from tui.scripts.files import picks_one
 
 COLLECTIVES = (
@@ -48,7 +56,7 @@ def parting_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 
 def _loops_one_rank_leaves(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     for module in src.modules:
-        for node in ast.walk(module.tree):
+        for node in statements(module.tree.body):
             if not isinstance(node, ast.Break | ast.Return) or not src.runs(node):
                 continue
             test, loop = _one_rank_exit(src, node)
@@ -130,8 +138,11 @@ def _first_read_write(guarded: ast.If, after: list[ast.stmt]) -> tuple[ast.Call,
     return None
 
 
-def _blocks(tree: ast.AST) -> Iterator[list[ast.stmt]]:
-    for node in ast.walk(tree):
+def _blocks(tree: ast.Module) -> Iterator[list[ast.stmt]]:
+    """Every block of statements (statements hold them; their expressions are not walked)."""
+    nodes: list[ast.AST] = [tree, *statements(tree.body)]
+    nodes += [case for n in nodes if isinstance(n, ast.Match) for case in n.cases]
+    for node in nodes:
         for name in ("body", "orelse", "finalbody"):
             block = getattr(node, name, None)
             if isinstance(block, list) and block and isinstance(block[0], ast.stmt):

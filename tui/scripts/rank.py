@@ -6,17 +6,17 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from tui.scripts.facts import Module, dotted, mentions_rank
+from tui.scripts.facts import Module, dotted, mentions_rank, statements
 
 
 def rank_valued(modules: Sequence[Module]) -> set[str]:
     """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`), attributes set
     from them (`self.save_to_disk = save_to_disk`), and functions that return one
     (`is_root_worker()`): testing them tests the rank."""
+    nodes = [n for m in modules for n in ast.walk(m.tree)]  # one walk for both
     pairs = [
         (dotted(t).split(".")[-1], n.value)
-        for m in modules
-        for n in ast.walk(m.tree)
+        for n in nodes
         if isinstance(n, ast.Assign)
         for t in n.targets
         if isinstance(t, ast.Name | ast.Attribute)
@@ -28,10 +28,13 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
     }
     tests = {  # def is_root_worker(self): return self.get_rank() == self.ROOT_RANK
         fn.name
-        for m in modules
-        for fn in ast.walk(m.tree)
+        for fn in nodes
         if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef)
-        and (returns := [r.value for r in ast.walk(fn) if isinstance(r, ast.Return) and r.value])
+        and (
+            returns := [
+                r.value for r in statements(fn.body) if isinstance(r, ast.Return) and r.value
+            ]
+        )
         and all(isinstance(v, ast.Compare) and mentions_rank(v) for v in returns)
     }
     words |= tests | {name for name, value in pairs if _rank_variable(value)}
