@@ -62,16 +62,14 @@ _VALUE_FIRST = re.compile(
 """A cell whose value comes before its name (`11.8750 loss`, `0.0001 LR`), the first cell of a
 line perhaps led by a bare count (`    1 93.44 s run`)."""
 _COUNT_VALUE = re.compile(rf"^\s*(?P<i>\d+):\s*(?P<value>{NUM})\s*$")
-"""A values-first line's lead cell: a count, then a value whose name is not printed (`1543:
-5.061356`); a running average of it named next (`4.223706 avg loss`) names it."""
+"""A values-first lead cell, a count and an unnamed value (`1543: 5.06`), named by its average."""
 _AVERAGES = frozenset({"avg", "average", "mean", "running"})
 _UNITS = r"(?P<unit>epoch|step|iter(?:ation)?|update|batch)(?:es|s)?"
 _AT_COUNT = re.compile(r"\bat (?P<n>\d+) (?P<unit>epoch|iter(?:ation)?|update)s?\b", re.IGNORECASE)
 """`Saving checkpoint at 2 epochs`, `… at 1500 iterations`: the counter a message is at, its
 unit after it (not `at 56 steps`: a trajectory's or an episode's length is counted in steps)."""
 _GLUED = re.compile(r"(?<![\w.-])(?:iteration|iter)(?P<i>\d+)(?=,|\s|$)", re.IGNORECASE)
-"""`epoch 0 iteration100, Loss: 2.83`: a count glued to its word (a number leading no metric is
-dropped as any bare count is)."""
+"""`epoch 0 iteration100, Loss: 2.83`: a count glued to its word (leading no metric: dropped)."""
 _DONE_COUNT = re.compile(rf"^(?P<n>\d+) {_UNITS} (?:completed|done|finished)\b", re.IGNORECASE)
 """`32 epochs completed in 0.054 hours.`: a count of units a message says are done."""
 _UNIT_CELL = re.compile(
@@ -107,8 +105,7 @@ _TIME_UNIT = re.compile(r"\s?(?:s|secs?|seconds|ms|min|h|hrs?)\b", re.IGNORECASE
 """A value in seconds, minutes or hours (`batch_cost: 1.75327 sec`) is a time, no metric."""
 _EXTRA = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt",
           "id", "idx", "index", "no")  # fmt: skip
-"""Words that qualify a counter's key without changing which counter it is (`global_step`,
-PaddlePaddle's `batch_id`)."""
+"""Words that qualify a counter's key, not which counter it is (`global_step`, `batch_id`)."""
 _SCALES = {"k": 1_000, "K": 1_000, "M": 1_000_000}
 """A count's suffix that scales it (`Step: 1k`)."""
 _THOUSANDS = re.compile(r"(?:,\d{3})+(?![\d.])")
