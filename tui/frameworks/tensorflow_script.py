@@ -157,30 +157,33 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                     )
 
 
-def _parsed(src: ScriptFacts, plan: CheckPlan, node: ast.AST) -> bool:
-    """The flag is read under the plan's command: not one of a sub-command's parser
-    (`server = subparsers.add_parser("startserver")`) whose name the command does not give."""
+def _sub_commands(src: ScriptFacts) -> dict[str, object]:
+    """Each sub-command parser's name by the name that holds it (`server =
+    subparsers.add_parser("startserver")`)."""
+    return {
+        dotted(t): constant(stmt.value.args[0]) if stmt.value.args else None
+        for stmt in src.assignments
+        if isinstance(stmt.value, ast.Call) and dotted(stmt.value.func).endswith("add_parser")
+        for t in stmt.targets
+    }
+
+
+def _parsed(plan: CheckPlan, node: ast.AST, subs: dict[str, object]) -> bool:
+    """The flag is read under the plan's command: not one of a sub-command's parser whose name
+    the command does not give."""
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
         return True
-    owner = dotted(node.func.value)
-    for stmt in src.assignments:
-        value = stmt.value
-        if (
-            isinstance(value, ast.Call)
-            and dotted(value.func).endswith("add_parser")
-            and any(dotted(t) == owner for t in stmt.targets)
-        ):
-            name = constant(value.args[0]) if value.args else None
-            return not isinstance(name, str) or name in plan.argv
-    return True
+    name = subs.get(dotted(node.func.value))
+    return not isinstance(name, str) or name in plan.argv
 
 
 def _task_flags(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """Task flags (--task_index, --job_name, ...) or literal task arguments."""
+    subs = _sub_commands(src)
     flags = [
         (a.dest, a.node)
         for a in (plan.parser.args if plan.parser else ())
-        if a.node and _parsed(src, plan, a.node)
+        if a.node and _parsed(plan, a.node, subs)
     ]
     flags += [
         (str(constant(keyword(call, "name", 0))), call)

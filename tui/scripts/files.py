@@ -52,7 +52,9 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue
         if asked is not None and constant(asked) in (False, None, 0):
             continue
-        if plan.off(call) or _in_rank_zero_first(src, call) or _under_lock(src, call):
+        if plan.off(call) or any(
+            _inside_with(src, call, w) for w in ("rank_zero_first", "FileLock")
+        ):
             continue  # a trainer's rank_zero_first has its own rule; a file lock takes turns
         target = keyword(call, "path", 0) if cached else _path_arg(call)
         where = place(src, plan, target)
@@ -142,21 +144,12 @@ def _calls(stmt: ast.AST) -> Iterator[ast.Call]:
     return (n for n in ast.walk(stmt) if isinstance(n, ast.Call))
 
 
-def _under_lock(src: ScriptFacts, call: ast.AST) -> bool:
-    """Inside `with FileLock(…):` (filelock's, or a SoftFileLock): the node's processes download
-    in turn, the first for all."""
-    current = src.parents.get(call)
+def _inside_with(src: ScriptFacts, node: ast.AST, name: str) -> bool:
+    """Inside a `with` block whose context is a call ending in `name` (a trainer's
+    `rank_zero_first()`; a `FileLock(…)`, under which the node's processes download in turn)."""
+    current = src.parents.get(node)
     while current is not None:
-        if opens(current, "FileLock"):
-            return True
-        current = src.parents.get(current)
-    return False
-
-
-def _in_rank_zero_first(src: ScriptFacts, call: ast.AST) -> bool:
-    current = src.parents.get(call)
-    while current is not None:
-        if opens(current, "rank_zero_first"):
+        if opens(current, name):
             return True
         current = src.parents.get(current)
     return False
