@@ -40,7 +40,9 @@ def test_preview_shows_the_summary_the_command_and_why():
     assert lines[0].startswith("PyTorch DDP · per-node · 2 nodes × 8 GPUs on Standard_ND96asr_v4")
     assert "WORLD_SIZE = 2 nodes × 8 processes per node = 16." in out.stdout
     assert "torchrun --nnodes 2 --nproc_per_node 8 --node_rank $NODE_RANK" in out.stdout
-    assert "node 1: torchrun --nnodes 2 --nproc_per_node 8 --node_rank 1 " in out.stdout
+    # each node's command, its values filled in, after the export that puts the stack dumper first
+    assert "torchrun --nnodes 2 --nproc_per_node 8 --node_rank 1 " in out.stdout
+    assert 'node 1: export PYTHONPATH="${{inputs.dtrain_tui}}' in out.stdout
     assert "\x1b[" not in out.stdout  # piped output is plain
 
 
@@ -95,10 +97,10 @@ def test_set_changes_fields_and_env(capsys):
     )
     job = yaml.safe_load(capsys.readouterr().out.split("Job YAML\n", 1)[1])
     assert job["resources"]["instance_count"] == 4
-    assert job["environment_variables"] == {"NCCL_DEBUG": "INFO"}
+    assert job["environment_variables"]["NCCL_DEBUG"] == "INFO"
     # ZeRO stage 3 goes into the generated ds_config.json, which the command names.
-    assert job["command"] == (
-        "python train.py --name 'my run' --deepspeed --deepspeed_config ds_config.json"
+    assert job["command"].endswith(
+        "; python train.py --name 'my run' --deepspeed --deepspeed_config ds_config.json"
     )
 
 

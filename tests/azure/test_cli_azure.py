@@ -40,6 +40,8 @@ LINES_JOB = [
     "args=--lines 40 --every 0.01",
     "--set",
     "display_name=cli",
+    "--set",
+    "stacks=0",  # no helpers' folder to upload: see tests/azure/test_jobs_end_to_end.lines_job
 ]
 
 

@@ -126,3 +126,35 @@ def test_redact_blanks_signatures_tokens_and_keys() -> None:
     out = redact(text)
     for secret in ("abc%2B", "eyJhbGciOi", "Zm9v", "s3cret", "eyJ0eXAiOiJKV1Qi"):
         assert secret not in out
+
+
+def test_azure_ai_mls_formatted_validation_error_is_its_details_in_one_line() -> None:
+    """azure-ai-ml formats a validation error in colour under a generic head ("One or more
+    fields are invalid") and advice; the line says what it found wrong, with no escape codes."""
+    from azure.ai.ml._exception_helper import log_and_raise_error
+    from azure.ai.ml.exceptions import (
+        ErrorCategory,
+        ErrorTarget,
+        ValidationErrorType,
+        ValidationException,
+    )
+
+    from tui.backends.azureml.errors import explain
+
+    said = (
+        "Supported input path value are ARM id, AzureML id, remote uri or local path.\n"
+        "Met <class 'azure.core.exceptions.ServiceRequestError'>:\n"
+        "HTTPSConnection(host='acct.blob.core.windows.net', port=443): Failed to resolve"
+    )
+    cause = ValidationException(
+        message=said,
+        no_personal_data_message="input path",
+        target=ErrorTarget.JOB,
+        error_category=ErrorCategory.USER_ERROR,
+        error_type=ValidationErrorType.INVALID_VALUE,
+    )
+    with pytest.raises(Exception) as raised:
+        log_and_raise_error(cause)  # the SDK's own formatting, as `jobs.create_or_update` does
+    assert "\x1b[" in str(raised.value.message)  # what the SDK hands over
+    line = str(explain(raised.value, None, "submitting job x"))
+    assert line == "azure-ai-ml refused the job: " + " ".join(said.split())

@@ -40,6 +40,10 @@ def lines_job(nodes: int = 2, *args: str, **changes: object) -> LaunchPlan:
         args=args,
         shm_size=None,
         display_name="lines",
+        # dtrain-tui's in-job helpers travel as a local-folder input, which azure-ai-ml uploads to
+        # `https://<account>.blob.core.windows.net` itself: no URL of that shape reaches Azurite
+        # here, so emulated jobs go without them (tests/injob/test_azure_carry.py tests the carry)
+        stacks=0,
     ).with_changes(**changes)
     return plan(spec)
 
@@ -171,6 +175,7 @@ async def test_tensorflow_task_logs_are_listed_in_the_plans_rank_order(
         script="lines.py",
         args=("--lines", "3", "--every", "0"),
         shm_size=None,
+        stacks=0,  # see lines_job
     )
     handle = await asyncio.to_thread(backend.submit, plan(spec))
     await until(lambda: backend.status(handle).is_terminal)

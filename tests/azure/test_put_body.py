@@ -58,7 +58,10 @@ def test_the_put_body_is_the_plan(
     monkeypatch.chdir(tmp_path)  # presets without code of their own send this folder
     (tmp_path / "train.py").write_text("print('train')\n")
     preset = next(p for p in load_presets()[0] if p.name == name)
-    spec = preset.spec.with_changes(env={**preset.spec.env, "NCCL_DEBUG": "INFO", "X": "a b"})
+    spec = preset.spec.with_changes(
+        env={**preset.spec.env, "NCCL_DEBUG": "INFO", "X": "a b"},
+        stacks=0,  # no helpers' folder to upload: see tests/azure/test_jobs_end_to_end.lines_job
+    )
     p = plan(spec)
     handle = backend.submit(p)
 

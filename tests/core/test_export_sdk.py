@@ -15,6 +15,7 @@ from tui.core.spec import JobSpec
 from tui.planning.export import job_dict, to_json, to_yaml
 from tui.planning.plan import plan
 from tui.planning.sdk import to_python
+from tui.planning.stacks_env import EXPORT, skip_names
 
 from .conftest import ALLOWED
 
@@ -63,7 +64,13 @@ def test_exported_yaml_loads_and_carries_the_plan(spec, workdir):
         }
     assert wire["resources"]["instanceCount"] == p.instance_count
     assert wire["command"] == p.command
-    assert wire.get("environmentVariables", {}) == spec.env
+    assert wire.get("environmentVariables", {}) == spec.env | {"DTRAIN_STACKS": "10"} | (
+        {"DTRAIN_GPU_SAMPLE": "30"} | ({"DTRAIN_STACKS_SKIP": s} if (s := skip_names(p)) else {})
+    )
+    # dtrain-tui's in-job helpers travel as a job input the command puts first on PYTHONPATH
+    assert wire["inputs"]["dtrain_tui"]["jobInputType"] == "uri_folder"
+    assert wire["inputs"]["dtrain_tui"]["mode"] == "Download"
+    assert wire["command"].startswith('export PYTHONPATH="${{inputs.dtrain_tui}}${PYTHONPATH:+')
     # `code:` is written relative to the YAML file, as az ml resolves it.
     assert yaml.safe_load(path.read_text())["code"] == "../src"
 
@@ -115,7 +122,7 @@ def test_passthrough_fields_survive_both_exports(workdir):
     assert from_yaml["services"]["my_tb"]["jobServiceType"] == "TensorBoard"
     assert from_yaml["identity"] == {"identityType": "UserIdentity"}
     assert from_yaml["resources"]["dockerArgs"] == "--ipc=host"
-    assert from_yaml["command"] == "python train.py --name 'my run' --filter 'a;b $HOME'"
+    assert from_yaml["command"] == EXPORT + "python train.py --name 'my run' --filter 'a;b $HOME'"
 
 
 def test_json_export_holds_every_rank_and_who_sets_each_var():

@@ -12,7 +12,14 @@ from tui.core.prices import money, snapshot_meta, vm_price
 from tui.core.spec import JobSpec, launch_mode_problem
 from tui.frameworks.huggingface import ACCELERATE
 from tui.frameworks.pytorch import TORCHRUN
-from tui.planning.plan import AZUREML, Origin, Target, plan
+from tui.planning.plan import AZUREML, Origin, Target
+from tui.planning.plan import plan as planned
+
+
+def plan(spec: JobSpec, target: Target = AZUREML):
+    """The framework's plan alone: dtrain-tui's in-job helpers, which add their variables and
+    an export to every plan of stacks > 0, are off here (tests/injob tests them)."""
+    return planned(spec.with_changes(stacks=0), target)
 
 
 def env(p, rank):

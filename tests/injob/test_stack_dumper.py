@@ -126,15 +126,6 @@ def test_the_plan_sets_the_dumper_in_every_rank_here_and_one_field_turns_it_off(
     assert "DTRAIN_STACKS" not in off.ranks[0].env_dict()
 
 
-def test_an_azure_plan_promises_no_dumper_it_cannot_carry():
-    """Nothing writes the module into Azure ML's code snapshot yet, and a job's PYTHONPATH
-    there would replace the image's: the plan says so and sets nothing."""
-    azure = plan(JobSpec(nodes=2, gpus_per_node=2, sku=None))
-    assert "DTRAIN_STACKS" not in azure.ranks[3].env_dict()
-    assert "DTRAIN_STACKS" not in azure.env_vars and "PYTHONPATH" not in azure.env_vars
-    assert any("on this machine only" in e for e in azure.explanations)
-
-
 def test_a_per_node_launcher_is_named_so_it_arms_nothing():
     spec = JobSpec(launch="per_node", nodes=2, gpus_per_node=2, sku=None)
     node = {v.name: v.value for v in plan(spec, Target.local()).nodes[0].env}

@@ -12,6 +12,7 @@ from screens.resources import ResourcesStep
 from screens.review import ReviewStep
 from tui.planning.export import job_dict
 from tui.planning.presets import get_preset
+from tui.planning.stacks_env import EXPORT
 from widgets.why import WhyPanel
 
 from .conftest import make_app
@@ -79,7 +80,8 @@ async def test_each_framework_from_first_step_to_review_with_the_keyboard():
             assert job["distribution"]["type"] == dist
             if pcpi:
                 assert job["distribution"]["process_count_per_instance"] == pcpi
-            assert job["command"].startswith(command), framework
+            # after the export that puts dtrain-tui's stack dumper first on PYTHONPATH
+            assert job["command"].startswith(EXPORT + command), framework
             assert yaml.safe_load(app.screen.shown["yaml"])["command"] == job["command"]
 
 
@@ -263,7 +265,8 @@ async def test_every_built_in_theme_renders_the_review():
         # Colours resolved from each theme, not fixed: two unlike themes show unlike legends,
         # and within one theme each origin has its own colour.
         assert legends["nord"] != legends["textual-light"]
-        assert len(set(legends["nord"])) == len(legends["nord"]) == 3  # Azure ML, torchrun, you
+        # Azure ML, torchrun, dtrain-tui (its stack dumper), you
+        assert len(set(legends["nord"])) == len(legends["nord"]) == 4
 
 
 async def test_narrow_terminals_hide_the_why_panel_and_keep_the_form():

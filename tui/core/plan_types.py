@@ -330,7 +330,9 @@ class LaunchPlan:
     warnings: tuple[str, ...]
     explanations: tuple[str, ...]
     env_vars: dict[str, str] = field(default_factory=dict)
-    """Job-level environment_variables (the user's)."""
+    """Job-level environment_variables (the user's, and those dtrain-tui's in-job helpers read)."""
+    inputs: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Job inputs dtrain-tui adds beside the user's (its in-job helpers' folder on Azure ML)."""
     config_file: ConfigFile | None = None
     """A config file built from the plan that the command reads (written into the code folder)."""
     launcher_spawns: bool = False

@@ -108,6 +108,8 @@ def job_dict(p: LaunchPlan, out_dir: Path | None = None) -> dict[str, Any]:
         job["resources"] = resources | s.resources_extra
     if p.env_vars:
         job["environment_variables"] = dict(p.env_vars)
+    if p.inputs:  # dtrain-tui's own (its in-job helpers), after the user's
+        job["inputs"] = {**(job.get("inputs") or {}), **p.inputs}
     job = paths_moved(job, None, out_dir)
     order = {k: i for i, k in enumerate(_ORDER)}
     return dict(sorted(job.items(), key=lambda kv: order.get(kv[0], len(order))))

@@ -16,6 +16,7 @@ from tui.core.spec import JobSpec
 from tui.frameworks import registry
 from tui.planning.job_paths import moved_path, paths_moved
 from tui.planning.plan import MODELED_DISTRIBUTIONS, build_command, framework_args
+from tui.planning.stacks_env import without_helpers
 
 
 class ImportProblem(ValueError):
@@ -52,6 +53,7 @@ def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None =
     if not isinstance(data, dict):
         raise ImportProblem("job: the file is not a YAML mapping of job fields")
     _refuse_preview_schema(data)
+    data, stacks = without_helpers(data)
     kind = data.get("type", "command")
     if kind != "command":
         raise ImportProblem(f"type: {kind!r} jobs are not supported; dtrain-tui edits command jobs")
@@ -126,7 +128,8 @@ def spec_from_job(data: Any, base_dir: Path | str = ".", framework: str | None =
     }
     spec = JobSpec.model_validate(fields)
     spec = spec.with_changes(
-        as_written={"distribution": dist, "instance_count": count, "shape": spec.shape}
+        stacks=stacks,
+        as_written={"distribution": dist, "instance_count": count, "shape": spec.shape},
     )
     return _structured(spec)
 

@@ -7,16 +7,22 @@ DTRAIN_STACKS, after how many minutes in one place a rank prints its stacks by i
 of each node prints its GPUs' use (naming the node as its launcher does). The job's own
 DTRAIN_GPU_SAMPLE wins (0: no sampler); with both off, nothing is added.
 
-Where the module comes from: on this machine, the installed package's own folder (nothing is
-copied; the shell's PYTHONPATH follows it). Azure ML jobs do not get it yet: nothing writes the
-module into the code snapshot, and a job's PYTHONPATH there would replace the image's, so the
-plan says so rather than promise a dumper that would not run.
+Where the folder comes from:
+- on this machine, the installed package's own folder (nothing is copied; the shell's PYTHONPATH
+  follows it);
+- on Azure ML, a job input (`dtrain_tui`, uploaded with the job like its code and downloaded on
+  each node), put first on PYTHONPATH by an `export` at the head of the job's command, so the
+  image's PYTHONPATH and the job's own still follow it (an environment variable would replace
+  them). There the GPU sampler rides with the dumper: a job with stacks 0 carries nothing unless
+  its DTRAIN_GPU_SAMPLE asks, so an imported job file without the helpers exports as it was
+  written (`without_helpers` takes them back out of a file dtrain-tui wrote).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 from tui.core.plan_types import EnvBuilder, EnvVar, LaunchPlan, Origin, RankPlan, Ranks
 from tui.frameworks import registry
@@ -41,10 +47,16 @@ GPU_WHY = (
 )
 
 
-AZURE_NOTE = (
-    "stack dumper and GPU sampler: on this machine only for now; on Azure ML a rank's stacks "
-    "are what it prints itself (py-spy dump --pid in the job's terminal shows one), and its "
-    "GPUs are in the job's monitoring tab."
+INPUT = "dtrain_tui"
+"""The Azure ML job input that carries the helpers' folder to every node."""
+REF = "${{inputs." + INPUT + "}}"
+"""How the job's command names the input's folder on the node (Azure ML fills it in)."""
+EXPORT = 'export PYTHONPATH="' + REF + '${PYTHONPATH:+:$PYTHONPATH}"; '
+"""The head of an Azure ML job's command: the helpers first, whatever PYTHONPATH the node has."""
+AZURE_WHY = (
+    "on Azure ML the helpers' folder travels as the job input `dtrain_tui` (uploaded with the "
+    "job, downloaded on each node), and the command's first words put it first on PYTHONPATH, "
+    "before the image's; the stacks a rank prints, and its GPU lines, are in its own log."
 )
 
 
@@ -65,16 +77,16 @@ def gpu_seconds(plan: LaunchPlan) -> float:
 
 
 def with_stacks(plan: LaunchPlan) -> LaunchPlan:
-    """`plan` with the in-job helpers' variables in every node and rank, or as it was when the
-    spec turns both off (or, on Azure ML, has no code folder to carry them)."""
+    """`plan` with the in-job helpers' variables in every node and rank (and, on Azure ML, their
+    folder as a job input and the command's PYTHONPATH export), or as it was when they are off."""
     spec = plan.spec
-    if spec.stacks <= 0 and gpu_seconds(plan) <= 0:
+    azure = plan.target.kind != "local"
+    # On Azure ML the sampler rides with the dumper unless the job's env asks for it alone.
+    rides = not azure or spec.stacks > 0 or "DTRAIN_GPU_SAMPLE" in spec.env
+    gpus = gpu_seconds(plan) if rides else 0.0
+    if spec.stacks <= 0 and gpus <= 0:
         return plan
-    if plan.target.kind != "local":
-        # Not yet carried to Azure ML: nothing writes the module into the code snapshot, and a
-        # job's PYTHONPATH there would replace the image's. The plan promises only what runs.
-        return dataclasses.replace(plan, explanations=(*plan.explanations, AZURE_NOTE))
-    values = _values(plan)
+    values = _values(plan, azure)
     inner = plan.ranks
 
     def rank(index: int) -> RankPlan:
@@ -83,23 +95,69 @@ def with_stacks(plan: LaunchPlan) -> LaunchPlan:
 
     nodes = tuple(dataclasses.replace(n, env=_added(n.env, values)) for n in plan.nodes)
     whys = [WHY.format(minutes=spec.stacks)] if spec.stacks > 0 else []
-    if seconds := gpu_seconds(plan):
-        whys.append(GPU_WHY.format(seconds=f"{seconds:g}"))
-    return dataclasses.replace(
+    if gpus:
+        whys.append(GPU_WHY.format(seconds=f"{gpus:g}"))
+    plan = dataclasses.replace(
         plan, nodes=nodes, ranks=Ranks(len(inner), rank), explanations=(*plan.explanations, *whys)
+    )
+    if not azure:
+        return plan
+    job_env = {k: v for k, (v, _) in values.items() if k != "PYTHONPATH"}
+    return dataclasses.replace(
+        plan,
+        command=EXPORT + plan.command,
+        nodes=tuple(dataclasses.replace(n, command=EXPORT + n.command) for n in plan.nodes),
+        env_vars={**plan.env_vars, **job_env},
+        inputs={INPUT: {"type": "uri_folder", "path": str(HELPER.parent), "mode": "download"}},
+        explanations=(*plan.explanations, AZURE_WHY),
     )
 
 
-def _values(plan: LaunchPlan) -> dict[str, tuple[str, str]]:
-    """Name → (value, note) of what the dumper needs."""
-    path = str(HELPER.parent)
+def without_helpers(job: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """A job file's fields without what `with_stacks` added to it on Azure ML, and the stacks
+    minutes it asked for (0 for a file that does not carry the helpers: it runs as written)."""
+    inputs = job.get("inputs")
+    if not isinstance(inputs, dict) or INPUT not in inputs:
+        return job, 0
+    out = dict(job)
+    out["inputs"] = {k: v for k, v in inputs.items() if k != INPUT}
+    if not out["inputs"]:
+        del out["inputs"]
+    command = out.get("command")
+    if isinstance(command, str):
+        out["command"] = command.removeprefix(EXPORT)
+    env = out.get("environment_variables")
+    minutes = 0
+    if isinstance(env, dict):
+        env = dict(env)
+        try:
+            minutes = max(0, int(float(env.pop("DTRAIN_STACKS", 0))))
+        except (TypeError, ValueError):
+            minutes = 0
+        env.pop("DTRAIN_STACKS_SKIP", None)
+        if str(env.get("DTRAIN_GPU_SAMPLE")) == str(GPU_SECONDS):
+            del env["DTRAIN_GPU_SAMPLE"]
+        out["environment_variables"] = env
+        if not env:
+            del out["environment_variables"]
+    return out, minutes
+
+
+def _values(plan: LaunchPlan, azure: bool) -> dict[str, tuple[str, str]]:
+    """Name → (value, note) of what the helpers need."""
     yours = plan.spec.env.get("PYTHONPATH")
-    values = {
-        "PYTHONPATH": (
-            f"{path}:{yours}" if yours else path,
+    if azure:
+        path = (
+            REF + ":$PYTHONPATH",
+            "the command's export: dtrain-tui's in-job helpers (input dtrain_tui), then the "
+            "PYTHONPATH the node had",
+        )
+    else:
+        path = (
+            f"{HELPER.parent}:{yours}" if yours else str(HELPER.parent),
             "dtrain-tui's in-job helpers first" + (", yours after it" if yours else ""),
-        ),
-    }
+        )
+    values = {"PYTHONPATH": path}
     if plan.spec.stacks > 0:
         values["DTRAIN_STACKS"] = (
             str(plan.spec.stacks),

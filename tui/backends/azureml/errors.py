@@ -203,9 +203,17 @@ def where_set(ws: Workspace, key: str) -> str:
     return f"check {flag}, {env} or {field} in config.json"
 
 
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")
+_DETAILS = re.compile(r"\(x\) (.*?)(?=\n\s*\(x\) |\n\s*\nResolutions:|\Z)", re.S)
+
+
 def _sdk_message(err: BaseException) -> str:
-    message = getattr(err, "message", None) or str(err)
-    return one_line(message) or type(err).__name__
+    """What azure-ai-ml says is wrong, in one line: the `(x) …` items of its formatted
+    validation error (colour codes, its generic head and its advice left out), else its first
+    line."""
+    message = _COLOUR.sub("", str(getattr(err, "message", None) or err))
+    details = [" ".join(d.split()) for d in _DETAILS.findall(message)]
+    return one_line("; ".join(details) or message) or type(err).__name__
 
 
 @contextmanager
