@@ -74,8 +74,8 @@ def test_the_stacks_name_the_rank_that_hangs_and_the_doctor_calls_it_a_hang(back
     assert found.asked == 4
     assert odd_one_out(found.groups) == 3
     line = summary(found.groups)
-    assert line.startswith("rank 3: time.sleep ← load_batch hang.py:13 · 3 ranks: all_reduce ←")
-    assert "train_step hang.py:18" in line
+    assert line.startswith("rank 3: time.sleep ← load_batch hang.py:20 · 3 ranks: all_reduce ←")
+    assert "train_step hang.py:25" in line
     assert backend.status(job).state.value == "Running"  # asking killed nobody
 
     out = _cli("stacks", job.name, "--json")
@@ -88,5 +88,51 @@ def test_the_stacks_name_the_rank_that_hangs_and_the_doctor_calls_it_a_hang(back
     told = json.loads(out.stdout)
     assert (told["cause"], told["rank"]) == ("hang", 3), out.stdout
     assert told["evidence"][0].startswith("user_logs/std_log_process_3.txt:")
-    assert 'hang.py", line 13 in load_batch' in told["lines"][0]["text"]
+    assert 'hang.py", line 20 in load_batch' in told["lines"][0]["text"]
     backend.cancel(job)
+
+
+def _hang_job(backend, mode: str):
+    spec = JobSpec(
+        framework="pytorch",
+        launch="per_node",
+        nodes=2,
+        gpus_per_node=2,
+        sku=None,
+        compute=None,
+        code=str(SCRIPTS),
+        script="hang.py",
+        env={"HANG_RANK": "3", "HANG_MODE": mode},
+    )
+    job = backend.submit(local_plan(spec))
+    _wait_for(backend.root / job.name / "user_logs" / "std_log_process_0.txt", "step 1")
+    return job
+
+
+def test_a_rank_spinning_in_a_busy_loop_is_the_odd_one_out_at_its_line(backend):
+    require("torch", "torchrun")
+    job = _hang_job(backend, "spin")
+    deadline = time.monotonic() + 60  # a ceiling for start-up, not a speed
+    while True:
+        found = collect(backend, job)
+        if odd_one_out(found.groups) == 3 or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert odd_one_out(found.groups) == 3
+    assert summary(found.groups).startswith("rank 3: load_batch hang.py:18 · 3 ranks: all_reduce")
+    backend.cancel(job)
+
+
+def test_a_rank_that_dies_without_a_word_is_the_culprit_not_the_peers_that_lost_it(backend):
+    """Rank 3 ends with code 3 and prints nothing; ranks 0-2 fail with gloo's `Connection reset
+    by peer`. The doctor names rank 3 (the launcher's first failure), not a peer's echo."""
+    require("torch", "torchrun")
+    job = _hang_job(backend, "exit")
+    deadline = time.monotonic() + 90
+    while not backend.status(job).is_terminal and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert backend.status(job).state.value == "Failed"
+    out = _cli("doctor", job.name, "--json")
+    told = json.loads(out.stdout)
+    assert told["rank"] == 3, out.stdout
+    assert told["evidence"][0].startswith("user_logs/std_log_process_3.txt:")

@@ -103,6 +103,15 @@ def diagnose(
     known_ranks = sorted(r for r in by_rank if r is not None)
     named = [f for f in findings if f.tier < FAILURE] + [v for v in told if v.tier < FAILURE]
     best = _choose(named, by_rank, launcher_first, known_ranks)
+    if best is not None and all(_bare_echo(f) for f in named):
+        # Only echoes with no cause (`Connection reset by peer`): ranks that lost a peer. A rank
+        # a launcher says died that printed no such line ended without a word: the culprit, at
+        # its own last words (the launcher's first failure among them, when it says).
+        lost = {f.rank for f in named}
+        silent = [v for v in told if v.rank is not None and v.rank not in lost]
+        if silent:
+            ranks = {v.rank for v in silent}
+            best = _failure(silent, by_rank, launcher_first if launcher_first in ranks else None)
     if best is None:
         proofs = [f for f in findings + told if f.tier == FAILURE]
         stopped = [s for s in (stopped_on(st) for st in by_rank.values()) if s is not None]
@@ -202,6 +211,11 @@ _BUILD_STEP = re.compile(r"^Step \d+/\d+ : |^#\d+ \[[\w-]* ?\d+/\d+\] ")
 
 def _building(stream: Stream) -> bool:
     return any(_BUILD_STEP.match(line.text) for line in stream.lines)
+
+
+def _bare_echo(f: Finding) -> bool:
+    """A line that only says a peer went away (an echo), naming no cause of its own."""
+    return f.tier == ECHO and f.cause == "unknown_failure"
 
 
 def _healthy(proof: str) -> Diagnosis:

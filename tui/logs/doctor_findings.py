@@ -78,6 +78,9 @@ _NETWORK_FAULT = re.compile(r"(?i:\bconnection (?:timed out|refused|reset)|\btim
 """A bare network fault as an exception's message (`RuntimeError: Connection timed out`)."""
 _CHAINED = re.compile(r"During handling of the above|The above exception was the direct")
 _WAITING = re.compile(r"(?i:retrying|still waiting|waiting for)")
+_LOGGING_ERROR = "--- Logging error ---"
+"""The first line of what `logging.Handler.handleError` prints (its traceback, `Call stack:`,
+`Message:`, and last `Arguments:`)."""
 
 
 def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]:
@@ -87,8 +90,14 @@ def line_findings(streams: dict[int | None, Stream], year: int) -> list[Finding]
         spawned: int | None = None
         lines = stream.lines
         last = _last_text(lines)
+        handler_error = False
         for i, line in enumerate(lines):
             content = line.text
+            if content.startswith(_LOGGING_ERROR) or handler_error:
+                # Python's logging reporting that a handler failed to write a record, up to its
+                # `Arguments:` line: a logger's trouble (often at shutdown), not the job's error.
+                handler_error = not content.startswith("Arguments: ")
+                continue
             if "Traceback (most recent call last)" in content and peel(content)[1].startswith(
                 "Traceback (most recent call last)"
             ):  # behind whatever prefixes it carries

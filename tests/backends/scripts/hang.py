@@ -1,5 +1,7 @@
-"""A DDP loop (gloo) in which rank HANG_RANK stops in its data loader at step 2 while every
-other rank waits in all_reduce: the hang the stack dumper must name."""
+"""A DDP loop (gloo) in which rank HANG_RANK stops at step 2 while every other rank waits in
+all_reduce: the hang the stack dumper must name. HANG_MODE says how it stops: `sleep` in its data
+loader (the default), `spin` there in a busy loop, or `exit` (the process ends with code 3,
+printing nothing)."""
 
 import os
 import time
@@ -10,6 +12,11 @@ import torch.distributed as dist
 
 def load_batch(rank: int, step: int) -> torch.Tensor:
     if step == 2 and rank == int(os.environ.get("HANG_RANK", "-1")):
+        mode = os.environ.get("HANG_MODE", "sleep")
+        if mode == "exit":
+            os._exit(3)
+        while mode == "spin":
+            pass
         time.sleep(600)
     return torch.ones(4)
 
