@@ -5,13 +5,14 @@ each epoch (what each rank writes: tui/frameworks/pytorch_writes.py)."""
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from tui.frameworks.launch_env import env_writes
 from tui.frameworks.pytorch_sampler import sampler_rules
 from tui.frameworks.pytorch_script import WRAPS, gating_flags, setup_calls, under_spawn
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, dotted, keyword
+from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
 
 
 def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
@@ -147,10 +148,27 @@ def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]
                 "device_not_local_rank",
             )
             continue
+        if (k := _modulo(index)) and k != plan.gpus_per_node and not plan.off(call):
+            if _global_rank(src, index.left):  # type: ignore[attr-defined]
+                said.add(src.function_of(call))
+                yield src.finding(
+                    src.statement(call),
+                    f"the GPU index is the global rank modulo {k} ({ast.unparse(index)}), but "
+                    f"the plan's nodes have {plan.gpus_per_node} GPUs each: "
+                    + (
+                        f"GPUs {k}..{plan.gpus_per_node - 1} stay idle while ranks share GPUs "
+                        f"0..{k - 1}"
+                        if k < plan.gpus_per_node
+                        else f"ranks ask for GPUs a node of {plan.gpus_per_node} does not have"
+                    ),
+                    'use the local rank: int(os.environ["LOCAL_RANK"])',
+                    "device_not_local_rank",
+                )
+            continue
         if _global_rank(src, index) and not under_spawn(src, call) and not plan.off(call):
             said.add(src.function_of(call))
             yield src.finding(
-                src.statement(call),
+                _chosen_at(src, index) or src.statement(call),
                 f"the GPU index is the global rank ({ast.unparse(index)}): on node 1 of the "
                 f"plan's {plan.nodes} ranks {plan.gpus_per_node}..{plan.world - 1} ask for GPUs "
                 f"a node of {plan.gpus_per_node} does not have",
@@ -236,12 +254,10 @@ def _device_index(name: str, call: ast.Call) -> ast.AST | None:
         ids = keyword(call, "device_ids")
         if isinstance(ids, ast.List) and len(ids.elts) == 1:
             return ids.elts[0]
-    if (
-        last in _INDEXED
-        and len(call.args) == 1
-        and isinstance(call.args[0], ast.Name | ast.Attribute)
-    ):
-        return call.args[0]
+    if last in _INDEXED and len(call.args) == 1:
+        arg = call.args[0]
+        if isinstance(arg, ast.Name | ast.Attribute) or _rank_call(arg) or _modulo(arg):
+            return arg
     if last == "device" and len(call.args) == 2:  # torch.device("cuda", index)
         return call.args[1]
     if last == "device" and call.args and isinstance(call.args[0], ast.JoinedStr):
@@ -250,11 +266,47 @@ def _device_index(name: str, call: ast.Call) -> ast.AST | None:
     return None
 
 
+def _chosen_at(src: ScriptFacts, index: ast.AST) -> ast.AST | None:
+    """Where a device name was given the rank (`device = rank`), the line that chose it."""
+    if not isinstance(index, ast.Name):
+        return None
+    fn = src.function_of(index)
+    scope = fn if fn is not None else src.module_of[index].tree
+    return next(
+        (
+            sub
+            for sub in ast.walk(scope)
+            if isinstance(sub, ast.Assign)
+            and isinstance(sub.value, ast.Name)
+            and any(isinstance(t, ast.Name) and t.id == index.id for t in sub.targets)
+        ),
+        None,
+    )
+
+
+_RANK_KEY = re.compile(r"'(?:(?!LOCAL)[A-Z]+_)*RANK'")
+"""An environment key of a process's global rank: `RANK`, Open MPI's `OMPI_COMM_WORLD_RANK`."""
+
+
+def _modulo(node: ast.AST) -> int | None:
+    """K of `rank % K`, K a whole number the script wrote (its own cluster's GPUs a node)."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        k = constant(node.right)
+        return k if isinstance(k, int) and not isinstance(k, bool) and k > 0 else None
+    return None
+
+
+def _rank_call(node: ast.AST) -> bool:
+    """`dist.get_rank()`, `torch.distributed.get_rank()`: the global rank, asked for."""
+    return isinstance(node, ast.Call) and not node.args and dotted(node.func).endswith("get_rank")
+
+
 def _global_rank(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
-    """A name that holds the global rank: `rank` read from RANK or get_rank()."""
+    """A name that holds the global rank: `rank` read from RANK or get_rank(), or a name given
+    such a one (`device = rank`); or get_rank() itself."""
+    if _rank_call(node):
+        return True
     if not isinstance(node, ast.Name) or "local" in node.id.lower() or depth < 0:
-        return False
-    if node.id not in ("rank", "global_rank", "world_rank"):
         return False
     fn = src.function_of(node)
     scope = fn if fn is not None else src.module_of[node].tree
@@ -262,8 +314,14 @@ def _global_rank(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
         if isinstance(sub, ast.Assign) and any(
             isinstance(t, ast.Name) and t.id == node.id for t in sub.targets
         ):
+            if isinstance(sub.value, ast.Name) and sub.value.id != node.id:
+                return _global_rank(src, sub.value, depth - 1)  # `device = rank`
+            if node.id not in ("rank", "global_rank", "world_rank"):
+                return False
             text = ast.dump(sub.value)
-            return "'RANK'" in text or "get_rank" in text
+            return _RANK_KEY.search(text) is not None or "get_rank" in text
+    if node.id not in ("rank", "global_rank", "world_rank"):
+        return False
     # a parameter: what its callers pass
     return fn is not None and any(
         any(isinstance(a, ast.Name) and _global_rank(src, a, depth - 1) for a in c.args)
