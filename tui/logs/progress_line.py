@@ -375,8 +375,7 @@ _LOSSES = re.compile(
     r"\blosse?s?\s*:\s*(?:[A-Za-z]\w*[ =:]+[-+]?[\d.]+(?:e[-+]?\d+)?\s*,\s*){2,}total\b",
     re.IGNORECASE,
 )
-"""`Losses: x 0.27, y 0.25, …, total 15.1`: a label that says the named values after it, its
-total among them, are the loss's parts."""
+"""`Losses: x 0.27, y 0.25, …, total 15.1`: the values after the label are the loss's parts."""
 
 
 def _aligned(line: str, found: Found, state: StreamState | None) -> bool:
