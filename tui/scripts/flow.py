@@ -97,6 +97,7 @@ class Flow:
     scopes: dict[ast.AST, dict[str, Value]] = field(default_factory=dict)
     """Each function's (and module's) local names as its code leaves them."""
     _by_name: dict[str, list[ast.Call]] | None = None
+    _offs: dict[tuple[ast.AST, int], Value | None] = field(default_factory=dict)
 
     def run(self) -> Flow:
         if self.parser is not None and self.outcome is not None:
@@ -391,7 +392,14 @@ class Flow:
 
     def off(self, node: ast.AST, depth: int = 3) -> Value | None:
         """When `node` is never reached under the plan: the test that keeps it off (its flags
-        say which defaults did it); None when it is, or may be, reached."""
+        say which defaults did it); None when it is, or may be, reached. Asked once per node
+        and depth (a helper's callers are asked again for each of its calls)."""
+        key = (node, depth)
+        if key not in self._offs:
+            self._offs[key] = self._off(node, depth)
+        return self._offs[key]
+
+    def _off(self, node: ast.AST, depth: int) -> Value | None:
         current, child = self.src.parents.get(node), node
         while current is not None:
             if isinstance(current, ast.If):
@@ -405,10 +413,12 @@ class Flow:
                 callers = self.src.callers(current)
                 if not depth or not callers:
                     return None
-                offs = [self.off(c, depth - 1) for c in callers]
-                if all(o is not None for o in offs):
-                    return Value(False, frozenset().union(*(o.flags for o in offs if o)))
-                return None
+                offs = []
+                for c in callers:  # one caller that may reach it is enough
+                    if (o := self.off(c, depth - 1)) is None:
+                        return None
+                    offs.append(o)
+                return Value(False, frozenset().union(*(o.flags for o in offs)))
             current, child = self.src.parents.get(current), current
         return None
 
