@@ -87,10 +87,10 @@ async def test_s_names_the_rank_that_hangs_and_its_line(backend: LocalBackend):
             lines[first] == "rank 1 is elsewhere while the other 2 ranks share one stack: "
             "likely the rank they wait for"
         )
-        assert lines[first + 1] == "rank 1: time.sleep ← load_batch hang.py:13"
-        assert lines[first + 2].split() == ["load_batch", "hang.py:13"]
+        assert lines[first + 1] == "rank 1: time.sleep ← load_batch hang.py:20"
+        assert lines[first + 2].split() == ["load_batch", "hang.py:20"]
         group = next(line for line in lines if line.startswith("2 ranks (0, 2): all_reduce ←"))
-        assert "train_step hang.py:18" in group
+        assert "train_step hang.py:25" in group
         assert lines.index(group) > first + 1
         assert "asked 3 rank processes just now" in lines[0]
         assert backend.status(job).state is JobState.RUNNING  # asking killed nobody
