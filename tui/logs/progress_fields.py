@@ -6,8 +6,6 @@ counter (tui/logs/progress_names.py says which metric, evaluation or training).
 
 from __future__ import annotations
 
-import ast
-import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -104,14 +102,12 @@ _NEXT_VALUE = re.compile(rf"(?:(?P<colon>:)\s*|\s+)(?P<value>{NUM})(?![\w.%/:(\[
 _TIME_UNIT = re.compile(r"\s?(?:s|secs?|seconds|ms|min|h|hrs?)\b", re.IGNORECASE)
 """A value in seconds, minutes or hours (`batch_cost: 1.75327 sec`) is a time, no metric."""
 _EXTRA = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt",
-          "id", "idx", "index", "no")  # fmt: skip
+          "id", "idx", "index", "no", "completed", "done", "finished")  # fmt: skip
 """Words that qualify a counter's key, not which counter it is (`global_step`, `batch_id`)."""
 _SCALES = {"k": 1_000, "K": 1_000, "M": 1_000_000}
 """A count's suffix that scales it (`Step: 1k`)."""
 _THOUSANDS = re.compile(r"(?:,\d{3})+(?![\d.])")
 WORD = re.compile(r"[A-Za-z]+")
-_DICT_MAX = 8_000
-_DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
 
 
 Span = tuple[int, int] | None
@@ -171,7 +167,10 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         found.set_epoch(float(m[group]), None, (_at(m, group, offset), None))
     if (m := _ROUND.search(text)) or (m := _ROW_LEAD.match(text)) or (m := _GLUED.search(text)):
         found.count(8, int(m["i"]), None, spans=(_at(m, "i", offset), None))
-    if "/" in text and (m := _UNIT_COUNT.search(text)):
+    text = _BRACED.sub(_unbraced, text) if "{" in text else text
+    if found.epoch is None and (m := _LEAD_EPOCH.match(text)):  # `1/100 epoch G_loss : 5.37`
+        found.set_epoch(float(m["i"]), int(m["n"]), (_at(m, "i", offset), _at(m, "n", offset)))
+    elif "/" in text and (m := _UNIT_COUNT.search(text)):
         within = m["unit"].lower().startswith("batch")
         spans = (_at(m, "i", offset), _at(m, "n", offset))
         found.count(9 if within else 2, int(m["i"]), int(m["n"]), within, spans)
@@ -223,6 +222,16 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
             _two_values(key, value_n, after, found, note, (spans[0], _at(after, "value", offset)))
             continue
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
+
+
+_LEAD_EPOCH = re.compile(r"^\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s+epochs?\b", re.IGNORECASE)
+"""`1/100 epoch …`: the line leads with its epoch of the run's."""
+_BRACED = re.compile(rf"\{{\s*(?:{NUM})(?:\s*/\s*\d+)?\s*\}}", re.IGNORECASE)
+"""`loss : {1.65}`, `epoch: {1/300}`: a value in braces, read as the value (same offsets)."""
+
+
+def _unbraced(m: re.Match) -> str:
+    return " " + m[0][1:-1] + " "
 
 
 def _scaled(value: str, unit: str | None) -> str | None:
@@ -392,59 +401,3 @@ def number(text: str) -> float | None:
     except (ValueError, OverflowError):
         return None
     return value if math.isfinite(value) else None
-
-
-_NONFINITE = {"nan": math.nan, "inf": math.inf, "NaN": math.nan, "Infinity": math.inf}
-"""Bare names Python's repr prints for non-finite floats (a Trainer's `'grad_norm': nan`)."""
-
-
-class _Nonfinite(ast.NodeTransformer):
-    def visit_Name(self, node: ast.Name) -> ast.AST:
-        value = _NONFINITE.get(node.id)
-        return node if value is None else ast.Constant(value)
-
-
-def _python_literal(text: str) -> object:
-    """A dict printed by Python (`repr`), `nan` and `inf` included; None where it is none."""
-    try:
-        tree = ast.parse(text, mode="eval")
-        if "nan" in text or "inf" in text or "NaN" in text or "Infinity" in text:
-            tree = _Nonfinite().visit(tree)
-        return ast.literal_eval(tree)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-
-
-def dict_fields(line: str) -> Found | None:
-    start, end = line.find("{"), line.rfind("}")
-    text = line[start : end + 1]
-    if end < start or len(text) > _DICT_MAX:
-        return None
-    data = None
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        data = _python_literal(text)
-    if not isinstance(data, dict) or not data:
-        return None
-    found = Found(structured=True)
-    places = {m["k"]: m.span("v") for m in reversed(list(_DICT_VALUE.finditer(line)))}
-    for key, raw in data.items():
-        if not isinstance(key, str):
-            continue
-        if isinstance(raw, str):
-            if key.lower() in ("mode", "phase", "split", "name", "stage") and (
-                raw.lower() in names.EVAL_WORDS or raw.lower().startswith("val")
-            ):
-                found.evaluating = True
-            raw = number(raw) if re.fullmatch(NUM, raw.strip()) else None
-        if isinstance(raw, bool) or not isinstance(raw, int | float):
-            continue
-        words = names.words_of(key)
-        place = places.get(key)
-        if counter(words, key, repr(raw), None, found, "", (place, None)):
-            continue
-        found.pairs.append((key, float(raw), "", place))
-    if not found.pairs and found.step is None:
-        return None
-    return found

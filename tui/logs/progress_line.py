@@ -42,12 +42,12 @@ import re
 from dataclasses import dataclass, field, replace
 
 from tui.logs import progress_names as names
+from tui.logs.progress_dict import dict_fields
 from tui.logs.progress_fields import (
     BAR,
     GLUED_BAR,
     WORD,
     Found,
-    dict_fields,
     prove_counts,
     text_fields,
 )

@@ -1,0 +1,71 @@
+"""The fields of a line that holds a dict (JSON or a Python `repr`): a Trainer's log dict, a
+metrics writer's record. What `progress_line` reads such a line with (see `progress_fields`)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+
+from tui.logs import progress_names as names
+from tui.logs.progress_fields import NUM, Found, counter, number
+
+_DICT_MAX = 8_000
+_DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
+
+
+_NONFINITE = {"nan": math.nan, "inf": math.inf, "NaN": math.nan, "Infinity": math.inf}
+"""Bare names Python's repr prints for non-finite floats (a Trainer's `'grad_norm': nan`)."""
+
+
+class _Nonfinite(ast.NodeTransformer):
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        value = _NONFINITE.get(node.id)
+        return node if value is None else ast.Constant(value)
+
+
+def _python_literal(text: str) -> object:
+    """A dict printed by Python (`repr`), `nan` and `inf` included; None where it is none."""
+    try:
+        tree = ast.parse(text, mode="eval")
+        if "nan" in text or "inf" in text or "NaN" in text or "Infinity" in text:
+            tree = _Nonfinite().visit(tree)
+        return ast.literal_eval(tree)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def dict_fields(line: str) -> Found | None:
+    start, end = line.find("{"), line.rfind("}")
+    text = line[start : end + 1]
+    if end < start or len(text) > _DICT_MAX:
+        return None
+    data = None
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = _python_literal(text)
+    if not isinstance(data, dict) or not data:
+        return None
+    found = Found(structured=True)
+    places = {m["k"]: m.span("v") for m in reversed(list(_DICT_VALUE.finditer(line)))}
+    for key, raw in data.items():
+        if not isinstance(key, str):
+            continue
+        if isinstance(raw, str):
+            if key.lower() in ("mode", "phase", "split", "name", "stage") and (
+                raw.lower() in names.EVAL_WORDS or raw.lower().startswith("val")
+            ):
+                found.evaluating = True
+            raw = number(raw) if re.fullmatch(NUM, raw.strip()) else None
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
+            continue
+        words = names.words_of(key)
+        place = places.get(key)
+        if counter(words, key, repr(raw), None, found, "", (place, None)):
+            continue
+        found.pairs.append((key, float(raw), "", place))
+    if not found.pairs and found.step is None:
+        return None
+    return found
