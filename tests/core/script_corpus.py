@@ -51,6 +51,8 @@ class Case:
     plan: dict[str, Any]
     problems: list[dict[str, Any]]
     vocabulary: int = 2
+    gpus: bool = True
+    """False: a CPU plan (truth.yaml's `gpus: false`), checked as ranks with no GPU."""
 
     @property
     def folder(self) -> Path:
@@ -103,7 +105,13 @@ class Score:
 def cases() -> list[Case]:
     truth = yaml.safe_load((SCRIPTS / "truth.yaml").read_text(encoding="utf-8"))
     return [
-        Case(c["file"], c.get("plan") or {}, c.get("problems") or [], c.get("vocabulary", 2))
+        Case(
+            c["file"],
+            c.get("plan") or {},
+            c.get("problems") or [],
+            c.get("vocabulary", 2),
+            c.get("gpus", True),
+        )
         for c in truth["cases"]
     ]
 
@@ -176,9 +184,9 @@ def checker(root: Path | None = None) -> Any:
 
     def check(case: Case, spec: Any) -> Any:
         if hasattr(script_check, "check_file"):
-            return script_check.check_file(case.folder / case.script, spec, True, case.folder)
+            return script_check.check_file(case.folder / case.script, spec, case.gpus, case.folder)
         source = (case.folder / case.script).read_text(encoding="utf-8")
-        return script_check.check_source(source, spec, case.script, True)
+        return script_check.check_source(source, spec, case.script, case.gpus)
 
     return check, spec_type
 

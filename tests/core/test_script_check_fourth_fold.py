@@ -24,7 +24,7 @@ def check(file: str, *edits: tuple[str, str], env: dict[str, str] | None = None)
         assert old in source, old
         source = source.replace(old, new)
     spec = JobSpec(**{**case.plan, "script": case.script, "env": env or {}})
-    report = check_source(source, spec, case.script, True, case.folder)
+    report = check_source(source, spec, case.script, case.gpus, case.folder)
     return [(f.rule, f.file, f.line, f.what) for f in report.findings]
 
 

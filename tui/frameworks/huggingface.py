@@ -26,6 +26,7 @@ from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.places import NODE, place, where_is
 
 if TYPE_CHECKING:
     from tui.core.plan_types import Target
@@ -273,6 +274,50 @@ def _hf_trainer(src: ScriptFacts) -> bool:
     return False
 
 
+def trainer_checkpoint_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
+    """A Trainer that runs DeepSpeed saves each checkpoint as every rank's partition of it (the
+    optimizer's states, ZeRO-3's weights) into `output_dir`: a folder of each node's own copy
+    of the code, so on two nodes or more no node holds a whole checkpoint to resume from."""
+    if plan.nodes <= 1 or not _hf_trainer(src):
+        return
+    made = next((c for n, c in src.calls if n.split(".")[-1].endswith("TrainingArguments")), None)
+    given = keyword(made, "deepspeed") if made is not None else None
+    deepspeed = _argv_value(plan, "deepspeed") is not None or (
+        (given is not None and constant(given) is not None)
+        or isinstance(given, ast.Name | ast.Attribute)
+    )
+    saving = keyword(made, "save_strategy") if made is not None else None
+    if not deepspeed or constant(saving) == "no" or _argv_value(plan, "save_strategy") == "no":
+        return
+    folder = keyword(made, "output_dir") if made is not None else None
+    where = place(src, plan, folder) if folder is not None else None
+    text = where.text if where is not None else _argv_value(plan, "output_dir")
+    if (where.where if where is not None else text and where_is(text)) != NODE:
+        return
+    train = next((c for n, c in src.calls if n.endswith("trainer.train") and not plan.off(c)), None)
+    if train is not None:
+        yield src.finding(
+            train,
+            f"the Trainer runs DeepSpeed and saves every checkpoint as each rank's part of it "
+            f"into {text}, a folder of each node's own disk: the parts are scattered over the "
+            f"{plan.nodes} nodes and no node can resume from it",
+            "set output_dir under outputs/ (Azure ML gathers every node's files) or to a "
+            "mounted datastore output (`${{outputs.checkpoints}}`)",
+            "checkpoint_node_local",
+        )
+
+
+def _argv_value(plan: CheckPlan, flag: str) -> str | None:
+    """The value the plan's command gives `--flag` (`--flag X` or `--flag=X`), if it does."""
+    argv = plan.argv
+    for i, arg in enumerate(argv):
+        if arg == f"--{flag}":
+            return argv[i + 1] if i + 1 < len(argv) else ""
+        if arg.startswith(f"--{flag}="):
+            return arg.split("=", 1)[1]
+    return None
+
+
 class HuggingFace(PyTorch):
     """transformers' Trainer, or Accelerate."""
 
@@ -313,6 +358,7 @@ class HuggingFace(PyTorch):
     script_rules = (*PyTorch.script_rules,)
     takeover_rules = (
         accelerate_rules, launch_rules, write_rules, wrapped_copy_rules, device_map_rules,
+        trainer_checkpoint_rules,
     )  # fmt: skip
 
     def script_parser(self, src: ScriptFacts) -> Parser | None:
