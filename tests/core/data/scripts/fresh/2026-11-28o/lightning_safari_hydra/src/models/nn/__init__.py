@@ -1,0 +1,2 @@
+# Source: https://github.com/HazyResearch/safari/blob/02220c69d247e5473616cd053a443ad99fd2559b/src/models/nn/__init__.py (copied unchanged below this line)
+from .components import LinearActivation, Activation, Normalization, DropoutNd
