@@ -13,6 +13,7 @@ code to its first component (`os.path.join(args.out, "ckpt")`, `f"{root}/x"`, `P
 from __future__ import annotations
 
 import ast
+import weakref
 from dataclasses import dataclass
 
 from tui.scripts.check_plan import CheckPlan
@@ -177,11 +178,25 @@ def _passed(src: ScriptFacts, name: ast.Name) -> list[ast.AST]:
     index = params.index(name.id) - (1 if method and params[:1] == ["self"] else 0)
     callee = owner.name if method and fn.name == "__init__" else fn.name
     out: list[ast.AST] = []
-    for _, call in src.calls:
-        if dotted(call.func).split(".")[-1] != callee:
-            continue
+    for call in _calls_named(src).get(callee, ()):
         given = [k.value for k in call.keywords if k.arg == name.id]
         if not given and 0 <= index < len(call.args):
             given = [call.args[index]]
         out += given
     return out
+
+
+_NAMED: weakref.WeakKeyDictionary[ScriptFacts, dict[str, list[ast.Call]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _calls_named(src: ScriptFacts) -> dict[str, list[ast.Call]]:
+    """The script's calls by the last word of their function's name, in source order (built
+    once a script: a path's parameters are followed to their callers many times)."""
+    if src not in _NAMED:
+        index: dict[str, list[ast.Call]] = {}
+        for _, call in src.calls:
+            index.setdefault(dotted(call.func).split(".")[-1], []).append(call)
+        _NAMED[src] = index
+    return _NAMED[src]
