@@ -210,6 +210,13 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         if scaled is not None and counter(words, key, scaled, total, found, note):
             continue  # `Step: 1k`: a count in thousands, as printed (no span holds it)
         if counter(words, key, value, total, found, note, spans):
+            if " at " in key and (after := _AT_VALUE.match(text, m.end())):
+                # `Loss at step 1: 8.49`, `Score at iteration 0 is 1.62`: the value is the
+                # measure's before `at`
+                measure = key[: key.index(" at ")]
+                found.pairs.append(
+                    (measure, float(after["value"]), note, _at(after, "value", offset))
+                )
             continue
         if total is not None:
             continue  # `acc: 51089/65281`: a count, not a metric
@@ -224,6 +231,8 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
 
 
+_AT_VALUE = re.compile(rf"(?:\s*:\s*|\s+is\s+)(?P<value>{NUM})(?![\w.])", re.IGNORECASE)
+"""The value after a `… at <counter> N`: a `:` or ` is ` and a number."""
 _LEAD_EPOCH = re.compile(r"^\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s+epochs?\b", re.IGNORECASE)
 """`1/100 epoch …`: the line leads with its epoch of the run's."""
 _BRACED = re.compile(rf"\{{\s*(?:{NUM})(?:\s*/\s*\d+)?\s*\}}", re.IGNORECASE)

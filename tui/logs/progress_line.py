@@ -147,8 +147,8 @@ class StreamState:
         self.counts: dict[str, float] = {}
         """The first of a key's two bare numbers (`Train loss 3 9.56`), by key, last line."""
         self.whole_loss = False
-        """The stream prints a metric a line and its last whole loss so (`total loss: 4119.9`):
-        a part alone on a later line (`conf loss: 16.6`) is one term of it, not the loss."""
+        """The stream has printed a whole loss (`total loss: 4119.9`, `Loss 0.3977 (0.6083)`): a
+        part alone on a later line (`conf loss: 16.6`) is one term of it, not the loss."""
 
 
 def read_line(line: str, state: StreamState | None = None) -> Progress | None:
@@ -317,7 +317,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         aligned or found.member or (state and state.whole_loss)
     ):
         loss_name = None  # one objective of a report printed a metric a line: not the total
-    if state is not None and len(values) == 1 and found.step is None and found.epoch is None:
+    if state is not None:
         state.whole_loss |= loss_name is not None and names.is_whole_loss(loss_name)
     if loss_name is None and kind != "table":
         loss_name = names.pick_train_error(values, _train_lead(line))

@@ -55,11 +55,12 @@ STEP_KEYS = {
     "num_updates": 1, "updates": 1, "update": 1, "up": 1,
     "acc_iter": 2, "iter": 2, "iteration": 2, "it": 2, "total_iter": 2, "global_iter": 2,
     "iterations": 3, "cur_iter": 4, "itn": 2, "batch_idx": 9, "batch": 9, "steps": 5, "iters": 5,
-    "timesteps": 3, "timestep": 3,
+    "timesteps": 3, "timestep": 3, "count": 5,
 }  # fmt: skip
 """Counter keys by rank: a named global step wins over an iteration, which wins over a
-within-epoch position (`cur_iter`, `Batch 10/126`); `steps`/`iters` (plural) only on a line with
-a loss (`iters: 500, epoch: 18 | loss: 0.146`; `Total optimization steps = 564` is a setting)."""
+within-epoch position (`cur_iter`, `Batch 10/126`); `steps`/`iters` (plural) and `count` only on a
+line with a loss (`iters: 500, epoch: 18 | loss: 0.146`, `count: 50, loss:675.15`; `Total
+optimization steps = 564` is a setting)."""
 _ALIASES = {"learning_rate": "lr", "learningrate": "lr", "lr_0": "lr", "base_lr": "base_lr"}
 _SPLIT = re.compile(r"'s\b|[_./@\s-]+")
 _CLEAN = re.compile(r"'s\s+|[\s/\-.]+")
