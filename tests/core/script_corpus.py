@@ -107,13 +107,21 @@ def cases() -> list[Case]:
     return [
         Case(
             c["file"],
-            c.get("plan") or {},
+            _plan(c.get("plan") or {}),
             c.get("problems") or [],
             c.get("vocabulary", 2),
             c.get("gpus", True),
         )
         for c in truth["cases"]
     ]
+
+
+def _plan(plan: dict[str, Any]) -> dict[str, Any]:
+    """A case's plan with its arguments as the text a command line holds (a table may write
+    `--lr 0.0001` unquoted, which YAML reads as a number)."""
+    if "args" in plan:
+        plan = {**plan, "args": [str(a) for a in plan["args"]]}
+    return plan
 
 
 def halves() -> dict[str, set[str]]:

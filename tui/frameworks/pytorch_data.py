@@ -187,8 +187,10 @@ def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         for node in ast.walk(module.tree):
             if isinstance(node, ast.Subscript):
                 picked = _node_local(node.slice) and not dotted(node.value).endswith("environ")
+                picked = picked and not _holds_global_rank(src, node.slice)
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
-                picked = _node_local(node.left) or _node_local(node.right)
+                local = [n for n in (node.left, node.right) if _node_local(n)]
+                picked = bool(local) and not _holds_global_rank(src, local[0])
             else:
                 continue
             fn = src.function_of(node)
@@ -208,6 +210,28 @@ def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 'pick the share by the global rank: int(os.environ["RANK"])',
                 "rank_not_from_env",
             )
+
+
+def _holds_global_rank(src: ScriptFacts, node: ast.AST) -> bool:
+    """A name called `local_rank` that the code last gave the global rank before `node`
+    (`local_rank = misc.get_rank()`): its name says local, its value is not."""
+    if not isinstance(node, ast.Name):
+        return False
+    fn = src.function_of(node)
+    scope = fn if fn is not None else src.module_of[node].tree
+    made = [
+        sub
+        for sub in ast.walk(scope)
+        if isinstance(sub, ast.Assign)
+        and sub.lineno < node.lineno
+        and any(isinstance(t, ast.Name) and t.id == node.id for t in sub.targets)
+    ]
+    if not made:
+        return False
+    last = max(made, key=lambda a: a.lineno).value
+    return _rank_call(last) or (
+        isinstance(last, ast.Call) and dotted(last.func).split(".")[-1] == "get_rank"
+    )
 
 
 def _node_local(node: ast.AST) -> bool:
