@@ -128,3 +128,21 @@ def test_every_real_script_is_checked_in_under_a_second():
     finally:
         gc.unfreeze()
     assert slowest[0] < 1.0, slowest
+
+
+def test_an_invalid_escape_in_the_script_is_not_ours_to_say_even_where_warnings_are_errors():
+    """`re.sub("[,\\s]*", …)`: Python warns (3.12: SyntaxWarning, shown by default) and, where
+    warnings are errors, refuses to compile it; the script runs all the same, so the check reads
+    it and says nothing of it."""
+    import warnings
+
+    from tui.scripts.read import parse
+
+    source = 'import re\nx = re.sub("[,\\s]*", "", "a")\n'
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # PYTHONWARNINGS=error on the user's machine
+        assert len(parse(source, "train.py").body) == 2
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        parse(source, "train.py")
+    assert said == []

@@ -27,6 +27,7 @@ import shutil
 import subprocess
 import sys
 import time
+import warnings
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -71,7 +72,9 @@ def script_path(plan: LaunchPlan, base: Path | None = None) -> Path | None:
 def imported_modules(source: str) -> set[str] | None:
     """Top-level names of every module `source` imports; None if it is not valid Python."""
     try:
-        tree = ast.parse(source)
+        with warnings.catch_warnings():  # the user's invalid escapes: not ours to say
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
     found: set[str] = set()

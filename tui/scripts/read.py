@@ -11,6 +11,7 @@ import io
 import os
 import stat
 import tokenize
+import warnings
 from pathlib import Path
 
 from tui.scripts.facts import Module, ScriptProblem, dotted
@@ -64,9 +65,13 @@ def decode(data: bytes, name: str) -> str:
 
 
 def parse(source: str, name: str) -> ast.Module:
-    """The tree of `source`; ScriptProblem (one line) for whatever the parser refuses."""
+    """The tree of `source`; ScriptProblem (one line) for whatever the parser refuses. What
+    Python only warns about in the user's code (`"\\s"`, an invalid escape) is not said, nor
+    turned into an error where warnings are errors: the script runs as it is."""
     try:
-        return ast.parse(source, filename=name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source, filename=name)
     except SyntaxError as err:
         where = f"line {err.lineno}: " if err.lineno else ""
         raise ScriptProblem(f"{name}: {where}{err.msg}") from None
