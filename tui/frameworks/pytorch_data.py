@@ -217,21 +217,9 @@ def _holds_global_rank(src: ScriptFacts, node: ast.AST) -> bool:
     (`local_rank = misc.get_rank()`): its name says local, its value is not."""
     if not isinstance(node, ast.Name):
         return False
-    fn = src.function_of(node)
-    scope = fn if fn is not None else src.module_of[node].tree
-    made = [
-        sub
-        for sub in ast.walk(scope)
-        if isinstance(sub, ast.Assign)
-        and sub.lineno < node.lineno
-        and any(isinstance(t, ast.Name) and t.id == node.id for t in sub.targets)
-    ]
-    if not made:
-        return False
-    last = max(made, key=lambda a: a.lineno).value
-    return _rank_call(last) or (
-        isinstance(last, ast.Call) and dotted(last.func).split(".")[-1] == "get_rank"
-    )
+    made = src.assigns(src.function_of(node) or src.module_of[node].tree).get(node.id, ())
+    before = [a for a in made if a.lineno < node.lineno]
+    return bool(before) and _rank_call(before[-1].value)
 
 
 def _node_local(node: ast.AST) -> bool:
@@ -294,18 +282,8 @@ def _chosen_at(src: ScriptFacts, index: ast.AST) -> ast.AST | None:
     """Where a device name was given the rank (`device = rank`), the line that chose it."""
     if not isinstance(index, ast.Name):
         return None
-    fn = src.function_of(index)
-    scope = fn if fn is not None else src.module_of[index].tree
-    return next(
-        (
-            sub
-            for sub in ast.walk(scope)
-            if isinstance(sub, ast.Assign)
-            and isinstance(sub.value, ast.Name)
-            and any(isinstance(t, ast.Name) and t.id == index.id for t in sub.targets)
-        ),
-        None,
-    )
+    made = src.assigns(src.function_of(index) or src.module_of[index].tree).get(index.id, ())
+    return next((a for a in made if isinstance(a.value, ast.Name)), None)
 
 
 _RANK_KEY = re.compile(r"'(?:(?!LOCAL)[A-Z]+_)*RANK'")
@@ -321,8 +299,8 @@ def _modulo(node: ast.AST) -> int | None:
 
 
 def _rank_call(node: ast.AST) -> bool:
-    """`dist.get_rank()`, `torch.distributed.get_rank()`: the global rank, asked for."""
-    return isinstance(node, ast.Call) and not node.args and dotted(node.func).endswith("get_rank")
+    """`dist.get_rank()`, `misc.get_rank()`: the global rank, asked for."""
+    return isinstance(node, ast.Call) and dotted(node.func).split(".")[-1] == "get_rank"
 
 
 def _global_rank(src: ScriptFacts, node: ast.AST, depth: int = 3) -> bool:
