@@ -25,7 +25,7 @@ from typing import BinaryIO
 
 from tui.logs.progress import ProgressTracker
 from tui.logs.progress_gate import DIGIT, MAX_LINE, hinted, phase
-from tui.logs.progress_shapes import MANY_SHAPES, SHAPE, fits_bytes
+from tui.logs.progress_shapes import KEEP, MANY_SHAPES, SHAPE, fits_bytes
 from tui.logs.progress_time import stamp
 
 GROUP = 4096
@@ -132,7 +132,7 @@ class BulkReader:
                         passed.clear()
                     passed.add(shape)
             elif plan.constant:  # nothing to take, or an ignored bar
-                state.evaluating = plan.after
+                plan.read("", state)  # its evaluation phase and column, as read in full
                 table = trusted[plan.after, state.epoch is None]
                 if same[at] and not plan.fixed_bytes and table.get(shape) is plan:
                     _skip(places, same.index(False, at) - at)  # the lines of its shape after it
@@ -198,6 +198,8 @@ class BulkReader:
         if steps is not None and plan.stamped:
             tracker.printed_run(steps, lambda k: stamp(run[k].decode()))
         state.evaluating = plan.after
+        if plan.column is not KEEP:
+            state.column = plan.column
         if epochs is not None:
             state.epoch = epochs[-1]
         return True

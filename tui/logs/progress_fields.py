@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from tui.logs import progress_names as names
+from tui.logs.progress_gate import SPLIT_ROW
 
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
 NUM_SPAN = re.compile(NUM, re.IGNORECASE)
@@ -154,6 +155,10 @@ def _at(m: re.Match, group: str, offset: int) -> Span:
 def text_fields(text: str, found: Found, offset: int = 0) -> None:
     """Counters and pairs of free text (or of a bar's description and postfix, `offset` into
     the line)."""
+    if text[:1].isdigit() and (m := SPLIT_ROW.match(text)):
+        found.count(8, int(m["i"]), None, spans=(_at(m, "i", offset), None))
+        found.pairs.append((f"{m['key']} loss", float(m["value"]), "", _at(m, "value", offset)))
+        return
     if (m := _DOUBLE.search(text)) or (m := _LABEL.search(text)) or (m := _EPOCH_TAIL.search(text)):
         epochs = int(m["es"]) if m["es"] else None
         found.set_epoch(float(m["e"]), epochs, (_at(m, "e", offset), _at(m, "es", offset)))

@@ -51,6 +51,15 @@ def settings(line: str) -> bool:
     return len(_FLAG.findall(line)) >= 2
 
 
+SPLIT_ROW = re.compile(
+    r"^(?P<i>\d+)\s+(?P<key>train|training|val|valid|validation|eval|test)\s+"
+    r"(?P<value>[-+]?(?:\d+\.\d*|\.\d+)(?:[eE][-+]?\d+)?|nan|inf)\s*$",
+    re.IGNORECASE,
+)
+"""`0 train 10.934416`, `250 val 6.1`: a step, the data set and its loss, all the line holds
+(build-nanogpt's log file; a key naming only the data set is its loss, as CatBoost's `learn:`)."""
+
+
 def hinted(line: str) -> bool:
     """The line holds a word progress is printed with (the rest, most lines, is skipped at once:
     chained substring tests on the lower-cased line cost well under a microsecond)."""
@@ -60,4 +69,5 @@ def hinted(line: str) -> bool:
         or "s/it" in low or "%|" in low or "{" in low or "acc" in low or "lr" in low
         or "cost" in low or "xent" in low or "ep." in low or "up." in low or "mse" in low
         or "learn" in low or "'s " in low
+        or (low[:1].isdigit() and SPLIT_ROW.match(low) is not None)
     )  # fmt: skip

@@ -325,8 +325,8 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
     if (
         loss_name is None
         and total is not None
-        and (names.parts_total(values) is not None or _LOSSES.search(line))
-    ):  # `G loss 0.1 D loss 0.2 Total: 0.3`, `[Losses: x 0.27, …, total 15.1, recall: 0]`
+        and names.total_is_loss(values, line, found.step is not None)
+    ):
         loss_name, values["total"] = "total", total
     if loss_name is None and kind != "table" and (terms := names.terms_total(values)) is not None:
         loss_name, values["total"], spans["total"] = "total", terms, None  # no span: a sum
@@ -369,13 +369,6 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         kind="epoch" if bar_epoch else kind,
         diverged=diverged,
     )
-
-
-_LOSSES = re.compile(
-    r"\blosse?s?\s*:\s*(?:[A-Za-z]\w*[ =:]+[-+]?[\d.]+(?:e[-+]?\d+)?\s*,\s*){2,}total\b",
-    re.IGNORECASE,
-)
-"""`Losses: x 0.27, y 0.25, …, total 15.1`: the values after the label are the loss's parts."""
 
 
 def _aligned(line: str, found: Found, state: StreamState | None) -> bool:

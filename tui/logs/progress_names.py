@@ -248,5 +248,21 @@ def terms_total(values: dict[str, float]) -> float | None:
     return parts_total(values)
 
 
+def total_is_loss(values: dict[str, float], line: str, stepped: bool) -> bool:
+    """A `total` is the training loss where it sums the line's parts (`G loss 0.1 D loss 0.2
+    Total: 0.3`), follows a `Losses:` label, or is, beside a step, the line's one metric
+    (`[epoch: 79/200, iter: 275/448] total: 1.005612`)."""
+    if stepped and not set(values) - {"lr"}:
+        return True
+    return parts_total(values) is not None or _LOSSES.search(line) is not None
+
+
+_LOSSES = re.compile(
+    r"\blosse?s?\s*:\s*(?:[A-Za-z]\w*[ =:]+[-+]?[\d.]+(?:e[-+]?\d+)?\s*,\s*){2,}total\b",
+    re.IGNORECASE,
+)
+"""`Losses: x 0.27, y 0.25, …, total 15.1`: the values after the label are the loss's parts."""
+
+
 def finite(value: float) -> float | None:
     return value if math.isfinite(value) else None

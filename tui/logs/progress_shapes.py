@@ -33,6 +33,9 @@ orders has thousands of shapes, each read in full until remembered: `dtrain-tui 
 reading one stream, lets its cache hold `MANY_SHAPES`."""
 MANY_SHAPES = 1 << 15
 _FULL = object()  # a shape that is always read in full
+KEEP = object()
+"""A plan's `column` where the full reading left the stream's last `key: value` column as it
+was (the line never reached a reading of its fields)."""
 _KEY_DIGITS = re.compile(r"(?<=[A-Za-z_])\d+|(?<=@)\d+(?:\.\d+)?")
 
 
@@ -40,6 +43,7 @@ class _Plan:
     __slots__ = (
         "after",
         "checks",
+        "column",
         "epoch",
         "epochs",
         "fixed",
@@ -97,6 +101,7 @@ class _Plan:
         self.left = place(spans.get("left"), p.left)
         self.template = replace(p, values={}, step=None, total=None, epoch=None, epochs=None)
         self.after = False
+        self.column = column_after(state)
         self.checks = 0
 
     def fits(self, line: str) -> bool:
@@ -129,6 +134,8 @@ class _Plan:
         if self.left is not None:
             left = clock(line[self.left[0] : self.left[1]])
         state.evaluating = self.after
+        if self.column is not KEEP:
+            state.column = self.column
         t = self.template
         at = stamp(line) if step is not None else None
         return Progress(values, step, total, epoch, epochs, index, t.per_epoch, rate, left, at,
@@ -161,11 +168,12 @@ def fits_bytes(plan: _Plan | _Constant, raw: bytes) -> bool:
 class _Constant:
     """A shape whose lines all read the same: nothing (most hinted noise), or an ignored bar."""
 
-    __slots__ = ("after", "checks", "fixed", "fixed_bytes", "found")
+    __slots__ = ("after", "checks", "column", "fixed", "fixed_bytes", "found")
     constant = True
 
-    def __init__(self, line: str, found: Progress | None, after: bool) -> None:
-        self.found, self.after, self.checks = found, after, 0
+    def __init__(self, line: str, found: Progress | None, state: StreamState) -> None:
+        self.found, self.after, self.checks = found, state.evaluating, 0
+        self.column = column_after(state)
         self.fixed = _fixed(line)
         self.fixed_bytes = _in_bytes(line, self.fixed)
 
@@ -174,7 +182,15 @@ class _Constant:
 
     def read(self, line: str, state: StreamState) -> Progress | None:
         state.evaluating = self.after
+        if self.column is not KEEP:
+            state.column = self.column
         return self.found
+
+
+def column_after(state: StreamState) -> object:
+    """Where the line just read in full left the `key: value` column the next line is aligned
+    with (tui/logs/progress_line.py's `_aligned`): a plan sets it as the full reading did."""
+    return state.column if state.found is not None else KEEP
 
 
 class ShapeCache:
@@ -213,8 +229,10 @@ class ShapeCache:
         mirror = StreamState()
         mirror.epoch, mirror.evaluating = carried, key[1]
         try:
-            agrees = plan.read(line, mirror) == found and (
-                (mirror.evaluating, mirror.epoch) == (state.evaluating, state.epoch)
+            agrees = (
+                plan.read(line, mirror) == found
+                and ((mirror.evaluating, mirror.epoch) == (state.evaluating, state.epoch))
+                and plan.column == column_after(state)
             )
         except (ValueError, TypeError):
             agrees = False
@@ -232,7 +250,7 @@ class ShapeCache:
         if found is None or found.kind == "ignored":
             if state.epoch != carried:
                 return _FULL  # the line moved the epoch yet reported nothing: rare, read it
-            return _Constant(line, found, state.evaluating)
+            return _Constant(line, found, state)
         if found.kind == "table":
             return _FULL  # a row's loss may be the sum of its parts: no one place holds it
         try:
