@@ -36,8 +36,11 @@ from tests.core.script_corpus import scores
 # read with `gpus: false`) folded in as written: 272/331 (0.82), 272/404 (0.67); with a Trainer's
 # DeepSpeed checkpoints on node-local disk, 273/332, 273/404: floors 0.81 and 0.66. The fifteenth
 # (2026-11-28o, 18 labels) folded in as written: 281/352 (0.80), 281/422 (0.67); with a
-# `local_rank` that holds the global rank, 281/350: floors 0.79 and 0.65.
-FLOORS = {"dev": (0.79, 0.65), "test": (0.92, 0.83)}
+# `local_rank` that holds the global rank, 281/350: floors 0.79 and 0.65. The sixteenth
+# (2026-11-28p, 27 labels) folded in as written: 292/370 (0.79), 292/449 (0.65); with callers
+# that cannot reach a write, `or` in a helper's rank test, other libraries' save methods and
+# copies: 299/375 (0.80), 299/449 (0.67): floors 0.79 and 0.66.
+FLOORS = {"dev": (0.79, 0.66), "test": (0.92, 0.83)}
 
 
 @pytest.fixture(scope="module")

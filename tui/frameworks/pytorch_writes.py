@@ -14,7 +14,47 @@ from tui.scripts.flow import command_flags
 from tui.scripts.places import place
 
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
+_COPIES = ("shutil.copy", "shutil.copyfile", "shutil.copy2")
+_SECOND = ("torch.save", "save_image", *_COPIES)
+"""Writes whose path is their second argument (`torch.save(obj, f)`, `shutil.copy(src, dst)`)."""
 _ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
+
+
+_ONE_WRITER = ("transformers", "accelerate", "lightning", "pytorch_lightning", "deepspeed", "trl")
+"""Libraries whose objects save from the main process only, or collectively (`Trainer.save_model`,
+`engine.save_checkpoint`)."""
+
+
+def _library_object(src: ScriptFacts, call: ast.Call) -> bool:
+    """The receiver of `x.save_…(…)` is made by another library's call, or by its objects'
+    methods (`trainer = hvd.DistributedTrainer(…)`, `net = get_model(…)` of gluoncv, `ds =
+    load_dataset(…).map(…)`): its save writes from every process that calls it."""
+    held = call.func.value if isinstance(call.func, ast.Attribute) else None
+    origins = _origins(src, call, held, 4) if isinstance(held, ast.Name) else []
+    imported = {v.split(".")[0] for v in src.module_of[call].aliases.values()}
+    return bool(origins) and all(
+        o.split(".")[0] in imported and o.split(".")[0] not in _ONE_WRITER and not src.local(o)
+        for o in origins
+    )
+
+
+def _origins(src: ScriptFacts, at: ast.AST, name: ast.Name, depth: int) -> list[str]:
+    """The calls (resolved) that made what `name` holds where `at` is, through the methods of
+    what they made (`b = a.map(…)` is made where `a` was), `depth` steps at most."""
+    module = src.module_of[at]
+    scope = src.function_of(at) or module.tree
+    made = src.assigns(scope).get(name.id) or src.assigns(module.tree).get(name.id, [])
+    found: list[str] = []
+    for n in made:
+        value = n.value
+        if not isinstance(value, ast.Call):
+            return []
+        receiver = value.func.value if isinstance(value.func, ast.Attribute) else None
+        if isinstance(receiver, ast.Name) and receiver.id not in module.aliases and depth:
+            found += _origins(src, n, receiver, depth - 1) or [""]
+        else:
+            found.append(module.resolve(dotted(value.func)))
+    return found
 
 
 def _per_rank(call: ast.Call) -> bool:
@@ -22,7 +62,7 @@ def _per_rank(call: ast.Call) -> bool:
     return any(
         isinstance(n, ast.Name | ast.Attribute)
         and "rank" in (getattr(n, "id", "") or n.attr).lower()  # type: ignore[attr-defined]
-        for arg in call.args[dotted(call.func).endswith(("torch.save", "save_image")) :]
+        for arg in call.args[dotted(call.func).endswith(_SECOND) :]
         + [k.value for k in call.keywords]
         for n in ast.walk(arg)
     )
@@ -31,10 +71,22 @@ def _per_rank(call: ast.Call) -> bool:
 def _own_file(src: ScriptFacts, plan: CheckPlan, call: ast.Call) -> bool:
     """A path whose name is built from the rank, the process id or a clock to the microsecond
     (followed through the names and parameters it comes from): each process has its own."""
-    at = 1 if dotted(call.func).endswith(("torch.save", "save_image")) else 0
-    path = keyword(call, "f") or (call.args[at] if len(call.args) > at else None)
-    where = place(src, plan, path)
+    where = place(src, plan, _path_of(call))
     return where.per_rank or where.unique
+
+
+def _path_of(call: ast.Call) -> ast.AST | None:
+    at = 1 if dotted(call.func).endswith(_SECOND) else 0
+    return keyword(call, "f") or (call.args[at] if len(call.args) > at else None)
+
+
+def _copy_of(call: ast.Call, written: list[ast.Call]) -> bool:
+    """`shutil.copyfile(filename, 'model_best.pth.tar')` of a file a write already said wrote
+    (`torch.save(state, filename)`): the copy is part of that write's problem."""
+    if dotted(call.func) not in _COPIES or not call.args:
+        return False
+    source = ast.dump(call.args[0])
+    return any((path := _path_of(w)) is not None and ast.dump(path) == source for w in written)
 
 
 def _engines(src: ScriptFacts) -> set[str]:
@@ -198,7 +250,8 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     for name, call in src.calls:
         last = name.split(".")[-1]
         receiver = name.rpartition(".")[0].lower()
-        engine = receiver in engines or any(e in receiver for e in _ENGINES)
+        library = last.startswith("save_") and _library_object(src, call)
+        engine = receiver in engines or (any(e in receiver for e in _ENGINES) and not library)
         # DeepSpeed's engine.save_checkpoint(save_dir, tag=…, client_state=…) is collective
         engine = engine or any(k.arg in ("tag", "client_state") for k in call.keywords)
         engine = engine or (  # save_checkpoint(save_dir, tag) of a script DeepSpeed runs
@@ -207,8 +260,10 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         # The script's own save_checkpoint() (a function or method of its code, reached by
         # name or through an import of its code folder): its body's writes are checked.
         own = last in src.functions and (name == dotted(call.func) or src.local(name))
-        saving = name == "torch.save" or (last in _SAVES and not engine and not own)
-        if last == "save" and receiver and receiver.split(".")[-1] in ("model", "net"):
+        saving = name in ("torch.save", *_COPIES) or (last in _SAVES and not engine and not own)
+        if (last == "save" and receiver and receiver.split(".")[-1] in ("model", "net")) or (
+            library and not engine and not own and not saving
+        ):  # `net.save_parameters(f"{save_dir}/…")`: a file's path, not a step (BasicSR's)
             saving = _path_like(call.args[0] if call.args else keyword(call, "filepath"))
         if last == "open" and name in ("open", "builtins.open"):
             mode = constant(keyword(call, "mode", 1))
@@ -232,7 +287,7 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue
         if _into_memory(src, call) or _a_parameter(src, call):
             continue
-        if any(_alternatives(src, call, other) for other in said):
+        if any(_alternatives(src, call, other) for other in said) or _copy_of(call, said):
             continue
         said.append(call)
         yield src.finding(

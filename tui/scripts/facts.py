@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from tui.scripts.reach import skips
+
 MOST_NODES = 150_000
 """Syntax nodes checked in all (a 2,000-line script has about 20,000); past it, the script is
 refused in one line rather than read for seconds."""
@@ -347,8 +349,9 @@ class ScriptFacts:
                 if _returns_unless_rank(current.body, child, words):
                     return True
                 callers = self.callers(current)
-                if depth and callers:
-                    return all(self.guarded_by_rank(c, depth - 1) for c in callers)
+                if depth and callers:  # a caller that cannot reach `node` needs no guard
+                    reach = [c for c in callers if not skips(current, node, c, self.parents)]
+                    return all(self.guarded_by_rank(c, depth - 1) for c in reach)
                 return False
             body = getattr(current, "body", None)
             if (
@@ -389,18 +392,8 @@ def _returns_unless_rank(body: list[ast.stmt], child: ast.AST, words: set[str]) 
     return False
 
 
-_RANK_WORDS = (
-    "rank",
-    "is_main",
-    "main_process",
-    "main_node",
-    "chief",
-    "global_zero",
-    "process_zero",
-    "is_primary",
-    "local_primary",
-    "master",
-)
+_RANK_WORDS = ("rank", "is_main", "main_process", "main_node", "chief", "global_zero",
+               "process_zero", "is_primary", "local_primary", "master")  # fmt: skip
 
 
 def opens(node: ast.AST, name: str) -> bool:

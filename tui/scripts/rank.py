@@ -8,6 +8,9 @@ from collections.abc import Sequence
 
 from tui.scripts.facts import Module, dotted, mentions_rank, statements
 
+_TESTS = (ast.Compare, ast.BoolOp, ast.UnaryOp)
+"""What a rank test's outcome is written as (`get_rank() == 0 or not multi_gpu`)."""
+
 
 def rank_valued(modules: Sequence[Module]) -> set[str]:
     """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`), attributes set
@@ -21,11 +24,7 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
         for t in n.targets
         if isinstance(t, ast.Name | ast.Attribute)
     ]
-    words = {
-        name
-        for name, value in pairs
-        if isinstance(value, ast.Compare | ast.BoolOp | ast.UnaryOp) and mentions_rank(value)
-    }
+    words = {name for name, value in pairs if isinstance(value, _TESTS) and mentions_rank(value)}
     tests = {  # def is_root_worker(self): return self.get_rank() == self.ROOT_RANK
         fn.name
         for fn in nodes
@@ -35,7 +34,7 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
                 r.value for r in statements(fn.body) if isinstance(r, ast.Return) and r.value
             ]
         )
-        and all(isinstance(v, ast.Compare) and mentions_rank(v) for v in returns)
+        and all(isinstance(v, _TESTS) and mentions_rank(v) for v in returns)
     }
     words |= tests | {name for name, value in pairs if _rank_variable(value)}
     return words | {name for name, v in pairs if dotted(v).split(".")[-1] in words and dotted(v)}

@@ -1,0 +1,62 @@
+"""Whether a call of a function can reach a statement inside it: a call that leaves a parameter
+at its default `None` never enters the branch that needs it (`def lm_checkpoint(cfg,
+model=None): if model is not None: torch.save(…)`, called with no model to load, not save)."""
+
+from __future__ import annotations
+
+import ast
+
+
+def skips(fn: ast.AST, node: ast.AST, call: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """`call` runs `fn` (called by its name) without reaching `node`: `node` sits in the body of
+    an `if param is not None:` (or `if param:`) of a parameter that defaults to None, and the
+    call passes no value for it (no such keyword, too few positional arguments, no `*`/`**`)."""
+    if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) or not isinstance(call, ast.Call):
+        return False
+    named = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+    if named != fn.name or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    if any(k.arg is None for k in call.keywords):
+        return False
+    unset = _unset(fn, call)
+    child, current = node, parents.get(node)
+    while current is not None and current is not fn:
+        if isinstance(current, ast.If) and child in current.body and _needs(current.test) & unset:
+            return True
+        child, current = current, parents.get(current)
+    return False
+
+
+def _unset(fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> set[str]:
+    """The parameters defaulting to None that `call` gives no value."""
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    if positional and positional[0].arg in ("self", "cls") and isinstance(call.func, ast.Attribute):
+        positional = positional[1:]  # `obj.method(…)`: the first parameter is bound
+    defaults = dict(zip(reversed(positional), reversed(fn.args.defaults), strict=False))
+    defaults.update(
+        (a, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True) if d
+    )
+    given = {a.arg for a in positional[: len(call.args)]} | {k.arg for k in call.keywords}
+    return {
+        a.arg
+        for a, d in defaults.items()
+        if isinstance(d, ast.Constant) and d.value is None and a.arg not in given
+    }
+
+
+def _needs(test: ast.AST) -> set[str]:
+    """The names an `if` test needs set (not None, or true) for its body to run."""
+    if isinstance(test, ast.Name):
+        return {test.id}
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.IsNot)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return {test.left.id}
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
+        return set().union(*map(_needs, test.values))
+    return set()
