@@ -1,8 +1,10 @@
 """What the sixteenth fresh set (2026-11-28p, folded into the corpus) taught the script check:
 a caller that leaves the parameter a write needs at None never reaches it; a rank test may be
 written with `or` inside a helper; the save methods of another library's objects write on every
-rank that calls them; and a copy of a config file into a shared folder is a write too. Run on
-the corpus scripts they came from, as they are and changed as a reader would change them."""
+rank that calls them; a copy of a config file into a shared folder is a write too; a sampler
+given the local rank as its rank, and a dataset shuffled unseeded before the Trainer shards it,
+cut overlapping shares. Run on the corpus scripts they came from, as they are and changed as a
+reader would change them."""
 
 from __future__ import annotations
 
@@ -54,3 +56,17 @@ def test_a_config_copied_into_the_log_folder_by_every_rank_is_a_write():
     assert lines(check(script), "unguarded_write") == [49]
     # pytorch/examples imagenet: the best checkpoint copied from the file just saved is one write
     assert lines(check("deepspeed_imagenet/main.py"), "unguarded_write") == [407]
+
+
+def test_a_sampler_given_the_local_rank_as_its_rank_reads_the_first_nodes_shares():
+    # OpenLMLab/LOMO: DistributedSampler(…, num_replicas=world_size, rank=args.local_rank)
+    found = check("pytorch_lomo/src/train_lomo.py")
+    assert lines(found, "rank_not_from_env", "src/lomo_trainer.py") == [330, 362]
+
+
+def test_an_unseeded_dataset_shuffle_before_the_trainer_orders_each_rank_its_own_way():
+    # Facico/Chinese-Vicuna: train_val["train"].shuffle() before transformers.Trainer shards it
+    script = "hf_chinese_vicuna_lora.py"
+    assert lines(check(script), "seed_per_process") == [238]  # not the validation data's (239)
+    seeded = ('train_val["train"].shuffle()', 'train_val["train"].shuffle(seed=42)')
+    assert lines(check(script, seeded), "seed_per_process") == []

@@ -191,10 +191,13 @@ def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult):
                 local = [n for n in (node.left, node.right) if _node_local(n)]
                 picked = bool(local) and not _holds_global_rank(src, local[0])
+            elif isinstance(node, ast.Call) and (rank := keyword(node, "rank")) is not None:
+                # `DistributedSampler(ds, num_replicas=world_size, rank=args.local_rank)`
+                picked = _node_local(rank) and not _holds_global_rank(src, rank)
             else:
                 continue
             fn = src.function_of(node)
-            if not picked or fn is None or fn in done or not src.runs(node):
+            if not picked or fn is None or fn in done or not src.runs(node) or plan.off(node):
                 continue
             words = {getattr(n, "id", None) or getattr(n, "attr", "") for n in ast.walk(fn)}
             sized = any("world_size" in w.lower() or w == "get_world_size" for w in words)

@@ -18,11 +18,15 @@ from collections.abc import Iterator
 from tui.scripts.check_plan import CheckPlan
 from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
 
-_SPLITS = {"random_split": "generator", "train_test_split": "random_state"}
+_SPLITS = {"random_split": "generator", "train_test_split": "random_state", "shuffle": "seed"}
 """Random splits, and the argument the fix names to seed each (else a global generator)."""
 _SEED_WORDS = ("generator", "random_state", "seed")
 """The arguments that seed a split: torch's, scikit-learn's, Hugging Face datasets'."""
-_SAME_SEED = {"random_split": "torch.Generator().manual_seed(42)", "train_test_split": "42"}
+_SAME_SEED = {
+    "random_split": "torch.Generator().manual_seed(42)",
+    "train_test_split": "42",
+    "shuffle": "42",
+}
 """What each split's seeding argument is given to be the same on every rank."""
 _SIZED = {"randn": 0, "rand": 0, "zeros": 0, "ones": 0, "empty": 0, "randint": 2, "arange": 0}
 """Tensor makers, and the argument whose first number is the first dimension (randint's size)."""
@@ -52,6 +56,8 @@ def seed_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         last = name.split(".")[-1]
         if last not in _SPLITS or plan.off(call) or src.guarded_by_rank(call):
             continue
+        if last == "shuffle" and not _dataset_shuffle(src, call):
+            continue
         if constant(keyword(call, "shuffle")) is False:
             continue  # a split in order is the same everywhere
         source = next((k for k in _SEED_WORDS if keyword(call, k) is not None), None)
@@ -61,9 +67,14 @@ def seed_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue
         yield src.finding(
             call,
-            f"{last}() runs on every rank and is {how}: each of the {plan.world} ranks splits "
-            "the data its own way, so ranks train on examples others hold out (and validate "
-            "on examples others train on)",
+            f"{last}() runs on every rank and is {how}: each of the {plan.world} ranks "
+            + (
+                "orders the data its own way, so the shares cut from it by index overlap and "
+                "part of the data is never read"
+                if last == "shuffle"
+                else "splits the data its own way, so ranks train on examples others hold out "
+                "(and validate on examples others train on)"
+            ),
             f"seed the split the same on every rank "
             f"({last}(..., {_SPLITS[last]}={_SAME_SEED[last]}))",
             "seed_per_process",
@@ -71,9 +82,11 @@ def seed_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from _shuffled_then_sharded(src, plan, seeds)
 
 
-_ONE_LIBRARY = {"torch": "random_split", "numpy": "train_test_split", "np": "train_test_split"}
-"""Seeders of one library's generator (`torch.manual_seed`, `np.random.seed`), and the split
-that draws from it: sklearn's and Hugging Face datasets' `train_test_split` use numpy's."""
+_NUMPY = ("train_test_split", "shuffle")
+_ONE_LIBRARY = {"torch": ("random_split",), "numpy": _NUMPY, "np": _NUMPY}
+"""Seeders of one library's generator (`torch.manual_seed`, `np.random.seed`), and the draws
+from it: sklearn's and Hugging Face datasets' `train_test_split`, and datasets' `shuffle()`,
+use numpy's."""
 
 
 def _seeds_for(seeder: str, split: str) -> bool:
@@ -81,7 +94,7 @@ def _seeds_for(seeder: str, split: str) -> bool:
     that seeds them all (`set_seed`, `seed_everything`, a script's own)."""
     head = seeder.split(".")[0]
     if head in _ONE_LIBRARY:
-        return _ONE_LIBRARY[head] == split
+        return split in _ONE_LIBRARY[head]
     return head != "random"  # Python's `random.seed` seeds neither
 
 
@@ -95,6 +108,24 @@ def _how_seeded(src: ScriptFacts, source: ast.AST | None, seeds: list[ast.Call])
     if any(any(_per_rank(src, a) for a in c.args) for c in seeds):
         return "drawn from a global seed that differs per rank"
     return "not seeded"
+
+
+def _dataset_shuffle(src: ScriptFacts, call: ast.Call) -> bool:
+    """`train_data.shuffle()`: a Hugging Face dataset's shuffle, given nothing (a list's
+    `random.shuffle(x)`, a stream's `.shuffle(buffer_size)` are given an argument), in a script
+    that uses `datasets`: it draws its order from numpy's global generator. Not the held-out
+    data's, which trains nothing."""
+    statement = src.statement(call)
+    held_out = isinstance(statement, ast.Assign) and any(
+        w in dotted(t).lower() for t in statement.targets for w in ("val", "test", "eval")
+    )  # `val_data = train_val["test"].shuffle()…`: evaluation only, no training share
+    return (
+        isinstance(call.func, ast.Attribute)
+        and not call.args
+        and not call.keywords
+        and not held_out
+        and src.imports_any("datasets")
+    )
 
 
 _SHUFFLES = ("random.shuffle", "np.random.shuffle", "numpy.random.shuffle")
