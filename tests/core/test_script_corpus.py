@@ -40,8 +40,10 @@ from tests.core.script_corpus import scores
 # (2026-11-28p, 27 labels) folded in as written: 292/370 (0.79), 292/449 (0.65); with callers
 # that cannot reach a write, `or` in a helper's rank test, other libraries' save methods and
 # copies, a sampler given the local rank and an unseeded datasets shuffle: 303/379 (0.80),
-# 303/449 (0.67): floors 0.79 and 0.66.
-FLOORS = {"dev": (0.79, 0.66), "test": (0.92, 0.83)}
+# 303/449 (0.67): floors 0.79 and 0.66; with a rule for the root's modules off the import path
+# (and the packaging files of ten cases, copied from upstream, that make them installable):
+# 308/384 (0.80), 308/449 (0.69): floors 0.79 and 0.68.
+FLOORS = {"dev": (0.79, 0.68), "test": (0.92, 0.83)}
 
 
 @pytest.fixture(scope="module")

@@ -34,6 +34,7 @@ from tui.scripts.draws import draw_rules
 from tui.scripts.facts import Finding, Module, ScriptFacts, ScriptProblem
 from tui.scripts.files import file_rules
 from tui.scripts.flow import Flow
+from tui.scripts.imports import import_rules
 from tui.scripts.parting import parting_rules
 from tui.scripts.rank import rank_valued
 from tui.scripts.read import MOST_BYTES, helpers, parse, read_script
@@ -101,9 +102,11 @@ def _check(
 
 
 def _generic(src: ScriptFacts, plan: CheckPlan) -> list[Finding]:
-    """What every framework's plan is checked for: files across nodes, defaults into use, what
+    """What every framework's plan is checked for: the script's own modules on the import path,
+    files across nodes, defaults into use, what
     each rank draws, where one rank parts from the others, what no part of the plan sets."""
     return [
+        *import_rules(src, plan),
         *file_rules(src, plan),
         *unset_anywhere(src, plan),
         *value_rules(src, plan),
