@@ -143,7 +143,7 @@ def _batch(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """A literal train_batch_size (a config dict in the script, or the job's own config file)
     that DeepSpeed refuses at the plan's world size."""
     for module in src.modules:
-        for node in ast.walk(module.tree):
+        for node in module.nodes:
             if not isinstance(node, ast.Dict) or not src.runs(node):
                 continue
             config = {

@@ -178,7 +178,7 @@ def gets_into_calls(src: ScriptFacts) -> Iterator[tuple[str, ast.AST, ast.Call]]
     """(key, statement, call) for each `os.getenv(KEY)` with no default given straight to a
     call that fails on None (`ImageFolder(os.getenv("DATA_DIR"))`), in code that runs."""
     for module in src.modules:
-        for node in ast.walk(module.tree):
+        for node in module.nodes:
             if (user := _into_path(src, node)) is not None:
                 yield constant(node.args[0]), src.statement(node), user  # type: ignore[attr-defined]
 

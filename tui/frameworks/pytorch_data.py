@@ -184,7 +184,7 @@ def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         return
     done: set[ast.AST] = set()
     for module in src.modules:
-        for node in ast.walk(module.tree):
+        for node in module.nodes:
             if isinstance(node, ast.Subscript):
                 picked = _node_local(node.slice) and not dotted(node.value).endswith("environ")
                 picked = picked and not _holds_global_rank(src, node.slice)

@@ -44,6 +44,8 @@ def _origins(src: ScriptFacts, at: ast.AST, name: ast.Name, depth: int) -> list[
     module = src.module_of[at]
     scope = src.function_of(at) or module.tree
     made = src.assigns(scope).get(name.id) or src.assigns(module.tree).get(name.id, [])
+    if len(made) > 3:
+        return []  # a name given many values (`x = x.map(…)` over and over): not followed
     found: list[str] = []
     for n in made:
         value = n.value

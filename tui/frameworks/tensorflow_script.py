@@ -146,7 +146,7 @@ def cluster_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from flagged
     if "chief" not in plan.roles:
         for module in src.modules:
-            for node in ast.walk(module.tree):
+            for node in module.nodes:
                 if isinstance(node, ast.If) and _tests_chief(src, node) and src.runs(node):
                     yield src.finding(
                         node,

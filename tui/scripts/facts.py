@@ -111,6 +111,11 @@ class Module:
                     self.imported.append((f"{base}.{a.name}" if base else a.name, node.level))
                 self.imported.append((base, node.level))
 
+    @cached_property
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the tree, walked once (the facts and several rules read them all)."""
+        return list(ast.walk(self.tree))
+
     def resolve(self, name: str) -> str:
         head, _, rest = name.partition(".")
         full = self.aliases.get(head)
@@ -157,7 +162,7 @@ class ScriptFacts:
 
     def _walk(self, module: Module, budget: int) -> int:
         owner: dict[ast.AST, ast.AST | None] = {module.tree: None}
-        for node in ast.walk(module.tree):
+        for node in module.nodes:
             budget -= 1
             if budget < 0:
                 raise ScriptProblem(

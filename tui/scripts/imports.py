@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, dotted
+from tui.scripts.facts import Finding, Module, ScriptFacts, dotted, statements
 
 _PATH_CHANGES = ("sys.path.insert", "sys.path.append", "sys.path.extend", "site.addsitedir")
 """Calls by which a script puts folders of its own on the import path."""
@@ -36,8 +36,8 @@ def import_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         return  # the project installs its own packages: the environment may hold them
     home = (folder / src.modules[0].file).parent
     for module in src.modules:
-        for node in ast.walk(module.tree):
-            if not isinstance(node, ast.Import | ast.ImportFrom) or _guarded(src, node):
+        for node in sorted(_imports(module), key=lambda n: n.lineno):
+            if _guarded(src, node):
                 continue
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
             if isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -69,6 +69,11 @@ def _has(base: Path, head: str) -> bool:
         return False
 
 
+def _imports(module: Module) -> list[ast.Import | ast.ImportFrom]:
+    """The module's import statements, in its blocks too (statements only: a cheap walk)."""
+    return [n for n in statements(module.tree.body) if isinstance(n, ast.Import | ast.ImportFrom)]
+
+
 def _extends_path(src: ScriptFacts) -> bool:
     """The script (or a helper) changes `sys.path` itself (`sys.path.insert(…)`,
     `rootutils.setup_root(__file__, pythonpath=True)`): where it points, the check does not
@@ -81,7 +86,7 @@ def _extends_path(src: ScriptFacts) -> bool:
     ) or any(
         isinstance(n, ast.Assign) and any(dotted(t) == "sys.path" for t in n.targets)
         for m in src.modules
-        for n in ast.walk(m.tree)
+        for n in statements(m.tree.body)
     )
 
 

@@ -16,7 +16,7 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
     """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`), attributes set
     from them (`self.save_to_disk = save_to_disk`), and functions that return one
     (`is_root_worker()`): testing them tests the rank."""
-    nodes = [n for m in modules for n in ast.walk(m.tree)]  # one walk for both
+    nodes = [n for m in modules for n in m.nodes]  # one walk for both
     pairs = [
         (dotted(t).split(".")[-1], n.value)
         for n in nodes

@@ -145,7 +145,7 @@ def _reached(module: Module) -> list[tuple[str, int]]:
     `import tensorlayer as tl`: `tensorlayer.distributed`, which the package's `__init__`
     imports, or which is simply there in a namespace package)."""
     reached: dict[str, None] = {}
-    for node in ast.walk(module.tree):
+    for node in module.nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name | ast.Attribute):
             head, _, rest = dotted(node).partition(".")
             full = module.aliases.get(head)
