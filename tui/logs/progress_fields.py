@@ -18,7 +18,7 @@ NUM_SPAN = re.compile(NUM, re.IGNORECASE)
 _PAIR = re.compile(
     r"(?:(?<![\w.@\\-])|(?<=\d_)|(?<=\.\.))(?<![^\d]/)"  # `....Epoch 0`: after a run of dots
     r"(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
-    r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+)\[?\s*"
+    r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+|(?=\[))\[?\s*"
     rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+)(?:\.0+(?!\d))?)?"
     r"(?!\.\d|[a-z0-9]|_(?![a-z]+:)|:\d|/(?![A-Za-z_]\w*=))",
     re.IGNORECASE,
@@ -36,6 +36,12 @@ _EPOCH_TAIL = re.compile(
     re.IGNORECASE,
 )
 _NEPOCH = re.compile(r"(?<![\w.])(?:(?P<e>\d+)epoch|epoch(?P<e2>\d+))\b", re.IGNORECASE)
+_EPOCH_PAIR = re.compile(
+    r"\bepoch\s*:?\s*\[\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+)\s*)?\]\s*\[\s*(?P<i>\d+)\s*"
+    r"(?:/\s*(?P<n>\d+)\s*)?\]",
+    re.IGNORECASE,
+)
+"""`Epoch: [0][50]`: the epoch and the step within it, no total printed."""
 _EPOCH_BOX = re.compile(
     r"\bepoch\s*:?\s*\[\s*(?P<e>\d+)\s*(?:(?:/|of)\s*(?P<es>\d+)\s*)?\]", re.IGNORECASE
 )
@@ -97,9 +103,13 @@ GLUED_BAR = re.compile(
 )
 """A bar another logger's line was glued to, with no line break between them (`… 1.65s/it]/home/…
 /pin_memory.py:57: DeprecationWarning: …`): the bar up to its closing bracket."""
-_NEXT_VALUE = re.compile(rf"(?:(?P<colon>:)\s*|\s+)(?P<value>{NUM})(?![\w.%/:(\[])", re.IGNORECASE)
+_NEXT_VALUE = re.compile(
+    rf"(?:(?P<colon>:)\s*|\s+)(?P<value>{NUM})(?![\w.%/:(\[])(?!\s?(?:ms|secs?|min|hrs?|s)\b)",
+    re.IGNORECASE,
+)
 """A second bare number right after a key's first (`Train loss 3 9.564240`, `Validation loss
-0: 37.06`): which of the two the key names, one line cannot say (after a `:`: the second)."""
+0: 37.06`): which of the two the key names, one line cannot say (after a `:`: the second). Not
+a time (`loss 8.6864 9240 ms/iter`: the key's value, then how long the step took)."""
 _TIME_UNIT = re.compile(r"\s?(?:s|secs?|seconds|ms|min|h|hrs?)\b", re.IGNORECASE)
 """A value in seconds, minutes or hours (`batch_cost: 1.75327 sec`) is a time, no metric."""
 _EXTRA = ("global", "acc", "total", "train", "training", "learning", "num", "optimizer", "opt",
@@ -159,11 +169,16 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         found.count(8, int(m["i"]), None, spans=(_at(m, "i", offset), None))
         found.pairs.append((f"{m['key']} loss", float(m["value"]), "", _at(m, "value", offset)))
         return
-    if (m := _DOUBLE.search(text)) or (m := _LABEL.search(text)) or (m := _EPOCH_TAIL.search(text)):
+    if (
+        (m := _DOUBLE.search(text))
+        or (m := _LABEL.search(text))
+        or (m := _EPOCH_TAIL.search(text))
+        or ("[" in text and (m := _EPOCH_PAIR.search(text)))
+    ):
         epochs = int(m["es"]) if m["es"] else None
         found.set_epoch(float(m["e"]), epochs, (_at(m, "e", offset), _at(m, "es", offset)))
         spans = (_at(m, "i", offset), _at(m, "n", offset))
-        found.count(6, int(m["i"]), int(m["n"]), position=True, spans=spans)
+        found.count(6, int(m["i"]), int(m["n"]) if m["n"] else None, position=True, spans=spans)
     elif m := _EPOCH_BOX.search(text):
         epochs = int(m["es"]) if m["es"] else None
         found.set_epoch(float(m["e"]), epochs, (_at(m, "e", offset), _at(m, "es", offset)))

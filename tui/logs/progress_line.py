@@ -300,8 +300,8 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
                             and w not in names.EVAL_WORDS)  # fmt: skip
         if note and any(w in names.EVAL_WORDS for w in WORD.findall(note)):
             name = f"val_{name}"
-        if evaluating and not names.is_eval(name):
-            name = f"val_{name}"
+        if evaluating and not names.is_eval(name) and not names.trains(key):
+            name = f"val_{name}"  # not `train` in an evaluation (`[eval] iter 0: train 9.85`)
         seen_loss = seen_loss or names.is_loss(name)
         if math.isfinite(value) and name not in values:
             values[name], spans[name] = value, span
@@ -439,5 +439,9 @@ def _eval_lead(line: str, found: Found, sets: frozenset[str]) -> bool:
 
 
 def _train_lead(line: str) -> bool:
-    head = line[:80]
-    return any(w.lower() in names.TRAIN_WORDS for w in WORD.findall(head))
+    """The line's head says it reports training: a word of its own (`[Training]`, `Train:`),
+    not part of a logger's or module's name (`ngboost_train - INFO - RMSE: …`)."""
+    return any(m[0].lower() in names.TRAIN_WORDS for m in _OWN_WORD.finditer(line[:80]))
+
+
+_OWN_WORD = re.compile(r"(?<!\w)(?<!\w\.)[A-Za-z]+(?!\w|\.\w)")

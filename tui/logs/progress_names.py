@@ -248,6 +248,12 @@ def terms_total(values: dict[str, float]) -> float | None:
     return parts_total(values)
 
 
+def trains(key: str) -> bool:
+    """The key names the training set (`train`, `train loss`): measured on it, in an
+    evaluation too (nanoGPT's `[eval] iter 0: train 9.8578 val 9.8535`)."""
+    return any(w in TRAIN_WORDS for w in words_of(key))
+
+
 def total_is_loss(values: dict[str, float], line: str, stepped: bool) -> bool:
     """A `total` is the training loss where it sums the line's parts (`G loss 0.1 D loss 0.2
     Total: 0.3`), follows a `Losses:` label, or is, beside a step, the line's one metric

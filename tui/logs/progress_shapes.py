@@ -215,12 +215,14 @@ class ShapeCache:
         trusted = plan is not None and plan is not _FULL and plan.checks >= _CHECKS
         if trusted and (not plan.fixed or plan.fits(line)):
             return plan.read(line, state)
-        carried = state.epoch
+        carried, header = state.epoch, state.header
         found = read_line(line, state)
         if plan is _FULL:
             return found
         if plan is None:
-            self._plans[key] = self._plan(line, found, carried, state)
+            # a line that names a table's columns is read in full each time: it sets the header
+            changed = state.header is not header
+            self._plans[key] = _FULL if changed else self._plan(line, found, carried, state)
             if len(self._plans) > self.limit:
                 self._plans.clear()
                 for plans in self.trusted.values():
