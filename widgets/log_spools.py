@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 from pathlib import Path
 
 
@@ -19,6 +20,21 @@ def track(path: Path) -> None:
     """Delete `path` however this process ends, unless `forget` is called first."""
     _clean_up_on_every_way_out()
     _OPEN_SPOOLS.add(path)
+
+
+def new_spool(folder: Path) -> tuple[Path, int]:
+    """A new spool file in `folder`, readable by this user only, and its descriptor. It is
+    tracked before it exists, so a signal at any moment leaves none behind (a name `mkstemp`
+    chose could only be tracked once the file was there); the name carries this process's
+    number, which `remove_stale` reads."""
+    flags = os.O_CREAT | os.O_EXCL | os.O_RDWR | getattr(os, "O_BINARY", 0)
+    while True:
+        path = folder / f"log-{os.getpid()}-{secrets.token_hex(4)}.txt"
+        track(path)
+        try:
+            return path, os.open(path, flags, 0o600)
+        except FileExistsError:
+            forget(path)
 
 
 def forget(path: Path) -> None:

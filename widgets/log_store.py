@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 from array import array
 from bisect import bisect_right
 from collections import OrderedDict
@@ -24,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from widgets.log_spools import forget, remove_stale, spool_dir, track
+from widgets.log_spools import forget, new_spool, remove_stale, spool_dir
 
 if TYPE_CHECKING:
     from widgets.log_head import LogHead
@@ -176,10 +175,8 @@ class LogStore:
         folder = directory or spool_dir()
         folder.mkdir(parents=True, exist_ok=True)
         remove_stale(folder)
-        fd, name = tempfile.mkstemp(prefix=f"log-{os.getpid()}-", suffix=".txt", dir=folder)
-        self.path = Path(name)
+        self.path, fd = new_spool(folder)  # deleted however this process ends
         """The spool file; it holds every line so far, each followed by a newline."""
-        track(self.path)  # deleted however this process ends
         self._file = os.fdopen(fd, "wb")
         self._reader = self.path.open("rb")
 

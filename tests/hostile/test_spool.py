@@ -105,3 +105,28 @@ def test_a_spool_left_by_sigkill_is_deleted_at_the_next_start(finished_job) -> N
             proc.wait(timeout=20)
         reader.join(5)
     assert _spools(home) == []
+
+
+def test_a_spool_is_tracked_before_it_exists(tmp_path, monkeypatch) -> None:
+    """A signal between the spool's creation and its tracking left it behind (one full run saw
+    the test above find the second view's spool after its SIGHUP): the file is now made only
+    once its deletion on every way out is arranged, and only its user may read it."""
+    from widgets import log_spools
+
+    seen: list[bool] = []
+    real_open = os.open
+
+    def open_(path, flags, mode=0o777):
+        seen.append(Path(path) in log_spools._OPEN_SPOOLS)  # a signal here deletes it
+        return real_open(path, flags, mode)
+
+    monkeypatch.setattr(log_spools.os, "open", open_)
+    path, fd = log_spools.new_spool(tmp_path)
+    os.close(fd)
+    try:
+        assert seen == [True] and path.exists() and path.parent == tmp_path
+        assert path.name.startswith(f"log-{os.getpid()}-") and path.stat().st_mode & 0o077 == 0
+        log_spools._delete_open_spools()  # what SIGHUP, SIGTERM and exit do
+        assert not path.exists()
+    finally:
+        log_spools.forget(path)

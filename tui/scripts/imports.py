@@ -1,6 +1,6 @@
 """The script-check rule for where Python finds the script's own modules (`import_path_not_set`).
 
-A script run as a file (`python src/train.py`, `torchrun src/train.py`, as every plan runs it)
+A script run as a file (`python src/train.py`, or under a launcher, as every plan runs it)
 has its own folder first on the import path, not the code folder's root, which is only the
 working folder. A module of the root that the script's folder lacks (`from utils.logger import
 …` in autoregressive/train/train_c2i.py, with utils/ at the root) is found only where the plan
@@ -34,7 +34,10 @@ def import_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         return
     if any((folder / name).is_file() for name in _PACKAGING):
         return  # the project installs its own packages: the environment may hold them
-    home = (folder / src.modules[0].file).parent
+    folder = folder.resolve()
+    home = _home(folder, src.modules[0].file)
+    if home is None or not home.is_relative_to(folder):
+        return
     for module in src.modules:
         for node in sorted(_imports(module), key=lambda n: n.lineno):
             if _guarded(src, node):
@@ -56,6 +59,15 @@ def import_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                     "import_path_not_set",
                 )
                 return
+
+
+def _home(folder: Path, file: str) -> Path | None:
+    """The script's own folder: its name is relative to the code folder (a plan's script), or
+    as the command line gave it (`dtrain-tui check src/train.py`); None if neither is a file."""
+    for path in (folder / file, Path(file)):
+        if path.is_file():
+            return path.resolve().parent
+    return None
 
 
 def _has(base: Path, head: str) -> bool:
