@@ -1,0 +1,1 @@
+# Source: https://github.com/svc-develop-team/so-vits-svc/blob/730930d337d171479eadf305f96cbed4bb393e77/modules/F0Predictor/__init__.py (copied unchanged below this line)
