@@ -42,8 +42,11 @@ from tests.core.script_corpus import scores
 # copies, a sampler given the local rank and an unseeded datasets shuffle: 303/379 (0.80),
 # 303/449 (0.67): floors 0.79 and 0.66; with a rule for the root's modules off the import path
 # (and the packaging files of ten cases, copied from upstream, that make them installable):
-# 308/384 (0.80), 308/449 (0.69): floors 0.79 and 0.68.
-FLOORS = {"dev": (0.79, 0.68), "test": (0.92, 0.83)}
+# 308/384 (0.80), 308/449 (0.69): floors 0.79 and 0.68. The seventeenth (2026-11-28q, 26
+# labels, 14 found when scored) folded in as written: 322/419 (0.77), 322/475 (0.68); with a
+# sampler given a name that holds LOCAL_RANK and CUDA_VISIBLE_DEVICES pinned in every process:
+# 325/422 (0.77), 325/475 (0.68): floors 0.76 and 0.67.
+FLOORS = {"dev": (0.76, 0.67), "test": (0.92, 0.83)}
 
 
 @pytest.fixture(scope="module")

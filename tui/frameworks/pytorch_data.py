@@ -82,10 +82,10 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         return
     indexed = [*indexed_device_rules(src, plan), *device_map_rules(src, plan)]
     yield from indexed
-    if indexed or src.has(*_LOCAL_WORDS) or _device_from_setup(src):
-        return
-    if any(key == "CUDA_VISIBLE_DEVICES" for key, _, _ in env_writes(src)):
-        return  # each process is shown its own GPU: "cuda" is that one (the write is judged)
+    shown = [(value, at) for key, value, at in env_writes(src) if key == "CUDA_VISIBLE_DEVICES"]
+    yield from _fixed_gpus(src, shown, plan)
+    if indexed or shown or src.has(*_LOCAL_WORDS) or _device_from_setup(src):
+        return  # (CUDA_VISIBLE_DEVICES written: each process is shown its GPU, "cuda" is it)
     chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan, src) and not plan.off(c)]
     chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
     if chosen:
@@ -96,6 +96,27 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             'torch.cuda.set_device(int(os.environ["LOCAL_RANK"])) and use that device',
             "device_not_local_rank",
         )
+
+
+def _fixed_gpus(
+    src: ScriptFacts, shown: list[tuple[ast.AST, ast.AST]], plan: CheckPlan
+) -> Iterator[Finding]:
+    """`os.environ["CUDA_VISIBLE_DEVICES"] = "0"`: every process of a node is shown the same
+    GPUs, fewer than the node's processes, so they share them and the rest stay idle."""
+    per_node = plan.world // max(1, plan.nodes)
+    for value, at in shown:
+        text = constant(value)
+        if not isinstance(text, str) or text.strip() in ("", "-1") or plan.off(at):
+            continue  # no GPU at all (a CPU run), or not under the plan
+        if per_node > 1 and len(text.split(",")) < per_node:
+            yield src.finding(
+                at,
+                f"CUDA_VISIBLE_DEVICES is set to {text!r} in every process: the {per_node} "
+                f"processes of a node all share {'that GPU' if ',' not in text else 'those GPUs'}"
+                " and the node's others stay idle",
+                "leave CUDA_VISIBLE_DEVICES to the plan and use GPU int(os.environ['LOCAL_RANK'])",
+                "device_not_local_rank",
+            )
 
 
 _GLOBAL_INDEX = ("process_index", "get_rank")
@@ -183,6 +204,7 @@ def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     if plan.nodes <= 1:
         return
     done: set[ast.AST] = set()
+    sized_by: dict[ast.AST, bool] = {}
     for module in src.modules:
         for node in module.nodes:
             if isinstance(node, ast.Subscript):
@@ -192,15 +214,23 @@ def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
                 local = [n for n in (node.left, node.right) if _node_local(n)]
                 picked = bool(local) and not _holds_global_rank(src, local[0])
             elif isinstance(node, ast.Call) and (rank := keyword(node, "rank")) is not None:
-                # `DistributedSampler(ds, num_replicas=world_size, rank=args.local_rank)`
-                picked = _node_local(rank) and not _holds_global_rank(src, rank)
+                # `DistributedSampler(ds, num_replicas=world_size, rank=args.local_rank)`, and
+                # `rank=rank` where rank holds LOCAL_RANK
+                local = _node_local(rank) or _holds_local_rank(src, rank)
+                picked = local and not _holds_global_rank(src, rank)
             else:
                 continue
             fn = src.function_of(node)
             if not picked or fn is None or fn in done or not src.runs(node) or plan.off(node):
                 continue
-            words = {getattr(n, "id", None) or getattr(n, "attr", "") for n in ast.walk(fn)}
-            sized = any("world_size" in w.lower() or w == "get_world_size" for w in words)
+            if fn not in sized_by:  # each function's names read once
+                words = {getattr(n, "id", None) or getattr(n, "attr", "") for n in ast.walk(fn)}
+                sized_by[fn] = any(
+                    "world_size" in w.lower() or w == "get_world_size" for w in words
+                )
+            # a sampler given no num_replicas cuts the group's world size of shares
+            defaulted = isinstance(node, ast.Call) and keyword(node, "num_replicas") is None
+            sized = sized_by[fn] or defaulted
             text = ast.dump(src.statement(node)).lower()
             if not sized or any(w in text for w in ("cuda", "device", "gpu")):
                 continue
@@ -218,11 +248,34 @@ def shard_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
 def _holds_global_rank(src: ScriptFacts, node: ast.AST) -> bool:
     """A name called `local_rank` that the code last gave the global rank before `node`
     (`local_rank = misc.get_rank()`): its name says local, its value is not."""
+    value = _last_value(src, node)
+    return value is not None and _rank_call(value)
+
+
+def _holds_local_rank(src: ScriptFacts, node: ast.AST) -> bool:
+    """A name the code gave the launcher's LOCAL_RANK before `node`, and else only constants
+    (`rank = int(os.environ.get("LOCAL_RANK", 0))` when distributed, `rank = 0` when not):
+    whatever it is called, it is the node's rank."""
+    values = _values(src, node)
+    local = [v for v in values if any(_says(n, "LOCAL_RANK") for n in ast.walk(v))]
+    return bool(local) and all(v in local or isinstance(v, ast.Constant) for v in values)
+
+
+def _says(node: ast.AST, text: str) -> bool:
+    return isinstance(node, ast.Constant) and node.value == text
+
+
+def _values(src: ScriptFacts, node: ast.AST) -> list[ast.AST]:
+    """What the name `node` was given before it, in its function (or module), in order."""
     if not isinstance(node, ast.Name):
-        return False
+        return []
     made = src.assigns(src.function_of(node) or src.module_of[node].tree).get(node.id, ())
-    before = [a for a in made if a.lineno < node.lineno]
-    return bool(before) and _rank_call(before[-1].value)
+    return [a.value for a in made if a.lineno < node.lineno]
+
+
+def _last_value(src: ScriptFacts, node: ast.AST) -> ast.AST | None:
+    values = _values(src, node)
+    return values[-1] if values else None
 
 
 def _node_local(node: ast.AST) -> bool:

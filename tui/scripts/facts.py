@@ -7,53 +7,15 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from tui.scripts.finding import Finding, ScriptProblem
 from tui.scripts.reach import skips
 
 MOST_NODES = 150_000
 """Syntax nodes checked in all (a 2,000-line script has about 20,000); past it, the script is
 refused in one line rather than read for seconds."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    """What the guide asks for that the script lacks (or gets wrong), and how to fix it.
-
-    `rule` is a stable snake_case id (tests/core/data/scripts/RULES.md); `severity` is "error"
-    (the job fails or trains wrongly), "warning" (it runs, worse) or "advice"; `file` is where
-    `line` is (a helper module of the code folder, or the script)."""
-
-    line: int | None
-    what: str
-    fix: str
-    rule: str = ""
-    severity: str = "error"
-    file: str = ""
-
-    @property
-    def message(self) -> str:
-        return self.what
-
-    def text(self) -> str:
-        where = f"line {self.line}: " if self.line else ""
-        return f"{where}{self.what}; fix: {self.fix}"
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "rule": self.rule,
-            "severity": self.severity,
-            "message": self.what,
-            "fix": self.fix,
-        }
-
-
-class ScriptProblem(ValueError):
-    """The script cannot be read as Python (the message says why, in one line)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,6 +60,8 @@ class Module:
         """Local name → what it imports (`dist` → `torch.distributed`)."""
         self.imported: list[tuple[str, int]] = []
         """(module, level) of every import, for following those of the code folder."""
+        self.parents: dict[ast.AST, ast.AST] = {}
+        """Each node's parent, once `nodes` was read."""
         for node in statements(tree.body):
             if isinstance(node, ast.Import):
                 for a in node.names:
@@ -113,8 +77,14 @@ class Module:
 
     @cached_property
     def nodes(self) -> list[ast.AST]:
-        """Every node of the tree, walked once (the facts and several rules read them all)."""
-        return list(ast.walk(self.tree))
+        """Every node of the tree, breadth first as `ast.walk` gives them, walked once (the
+        facts and several rules read them all); `parents` is filled on the way."""
+        nodes, parents = [self.tree], self.parents
+        for node in nodes:  # the list grows as it is read
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+                nodes.append(child)
+        return nodes
 
     def resolve(self, name: str) -> str:
         head, _, rest = name.partition(".")
@@ -162,17 +132,17 @@ class ScriptFacts:
 
     def _walk(self, module: Module, budget: int) -> int:
         owner: dict[ast.AST, ast.AST | None] = {module.tree: None}
-        for node in module.nodes:
-            budget -= 1
-            if budget < 0:
-                raise ScriptProblem(
-                    f"{module.file}: more than {MOST_NODES:,} syntax nodes, too big to check"
-                )
-            self.module_of[node] = module
-            mine = node if isinstance(node, _FUNCTIONS) else owner[node]
-            for child in ast.iter_child_nodes(node):
-                self.parents[child] = node
-                owner[child] = mine
+        nodes, parents = module.nodes, module.parents
+        if len(nodes) > budget:
+            raise ScriptProblem(
+                f"{module.file}: more than {MOST_NODES:,} syntax nodes, too big to check"
+            )
+        budget -= len(nodes)
+        self.parents.update(parents)
+        self.module_of.update(dict.fromkeys(nodes, module))
+        for node in nodes:  # a parent comes before its children (shared leaves aside: `Load`)
+            if (up := parents.get(node)) is not None:
+                owner[node] = up if isinstance(up, _FUNCTIONS) else owner.get(up)
             if isinstance(node, ast.Call):
                 self.all_calls.append((module.resolve(dotted(node.func)), node))
             elif isinstance(node, ast.Assign | ast.Subscript):
@@ -261,7 +231,9 @@ class ScriptFacts:
         key = (scope, top)
         if key not in self._assigns:
             index: dict[str, list[ast.Assign]] = {}
-            for n in scope.body if top else ast.walk(scope):  # type: ignore[attr-defined]
+            whole = isinstance(scope, ast.Module) and scope in self.module_of
+            walked = self.module_of[scope].nodes if whole else ast.walk(scope)
+            for n in scope.body if top else walked:  # type: ignore[attr-defined]
                 if isinstance(n, ast.Assign):
                     for t in n.targets:
                         if isinstance(t, ast.Name):
@@ -317,12 +289,23 @@ class ScriptFacts:
     # ---- asking ---------------------------------------------------------------------------
 
     def find(self, *suffixes: str) -> list[ast.Call]:
-        """Calls in code that runs whose function name ends with one of `suffixes`."""
-        return [
-            call
-            for name, call in self.calls
-            if any(name == s or name.endswith("." + s) for s in suffixes)
-        ]
+        """Calls in code that runs whose function name ends with one of `suffixes` (in source
+        order: looked up by the name's last part, then sorted back)."""
+        index = self._by_last
+        found = {
+            at: call
+            for s in suffixes
+            for at, name, call in index.get(s.rpartition(".")[2], ())
+            if name == s or name.endswith("." + s)
+        }
+        return [found[at] for at in sorted(found)]
+
+    @cached_property
+    def _by_last(self) -> dict[str, list[tuple[int, str, ast.Call]]]:
+        index: dict[str, list[tuple[int, str, ast.Call]]] = {}
+        for at, (name, call) in enumerate(self.calls):
+            index.setdefault(name.rpartition(".")[2], []).append((at, name, call))
+        return index
 
     def has(self, *names: str) -> bool:
         return any(n in self.names or n in self.strings for n in names)
