@@ -1,0 +1,19 @@
+# Source: https://github.com/mit-han-lab/once-for-all/blob/f03b2673db313b9167e2a1c2b7a5cad540cc1313/ofa/imagenet_classification/networks/__init__.py (copied unchanged below this line)
+# Once for All: Train One Network and Specialize it for Efficient Deployment
+# Han Cai, Chuang Gan, Tianzhe Wang, Zhekai Zhang, Song Han
+# International Conference on Learning Representations (ICLR), 2020.
+
+from .proxyless_nets import *
+from .mobilenet_v3 import *
+from .resnets import *
+
+
+def get_net_by_name(name):
+    if name == ProxylessNASNets.__name__:
+        return ProxylessNASNets
+    elif name == MobileNetV3.__name__:
+        return MobileNetV3
+    elif name == ResNets.__name__:
+        return ResNets
+    else:
+        raise ValueError("unrecognized type of network: %s" % name)
