@@ -6,8 +6,8 @@ coordinator ("chief") that holds the training loop, and Azure ML's TF_CONFIG has
 Azure ML guide asks, the script creates it: worker 0 becomes the coordinator, the other workers
 run the steps it schedules, and the ps tasks hold the variables. Workers and ps serve until the
 coordinator tells them it has finished (it writes a marker file on each task's own disk through
-TensorFlow, as the last thing it runs there), then exit, so the job completes. A coordinator that
-came and went without saying so, or never came, is a failure.
+TensorFlow, as the last thing it runs there) and has gone, then exit, so the job completes. A
+coordinator that came and went without saying so, or never came, is a failure.
 
 The coordinator prints `epoch E loss L`. Each task prints the distributed variables it has as one
 line (`DTRAIN_ENV TF_CONFIG=...`) once TensorFlow is set up, so a rehearsal can compare it with the
@@ -75,6 +75,12 @@ def serve_until_coordinator_done(cluster: dict, kind: str, index: int, timeout: 
         if not seen and time.monotonic() > deadline:
             print(f"the coordinator at {chief} never came up", flush=True)
             return 1
+        time.sleep(0.5)
+    # The coordinator reads the marker back through this task's server right after writing it:
+    # serve on until it has gone (a minute at most), so that read is answered (a task that left
+    # at once reset it, and the coordinator failed on a loaded machine).
+    until = time.monotonic() + 60
+    while reachable(chief) and time.monotonic() < until:
         time.sleep(0.5)
     os.remove(marker)
     print(f"{kind} {index}: the coordinator has finished", flush=True)
