@@ -50,6 +50,16 @@ def _plain(node: ast.AST) -> list[str]:
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
+def _main(test: ast.If) -> bool:
+    """`if __name__ == "__main__":`."""
+    t = test.test
+    return (
+        isinstance(t, ast.Compare)
+        and dotted(t.left) == "__name__"
+        and any(isinstance(c, ast.Constant) and c.value == "__main__" for c in t.comparators)
+    )
+
+
 class Module:
     """One file of the script's code: its tree, where it is, and what its imports name."""
 
@@ -120,6 +130,10 @@ class ScriptFacts:
         self.assignments: list[ast.Assign] = []  # every module's `a = …`, in walk order
         self.subscripts: list[ast.Subscript] = []  # and `a[k]` (os.environ[…]), for the rules
         self._words: dict[ast.AST | None, set[str]] = {}
+        self.demos: set[ast.AST] = set()
+        """Helpers' `if __name__ == "__main__":` blocks: they run only when the helper is the
+        script, so nothing in them runs (what they name still counts as used: a command line
+        library may call it by the name the plan's arguments give)."""
         """Names each function's own code refers to (None: module-level code)."""
         self._assigns: dict[tuple[ast.AST, bool], dict[str, list[ast.Assign]]] = {}
         budget = MOST_NODES
@@ -132,6 +146,8 @@ class ScriptFacts:
 
     def _walk(self, module: Module, budget: int) -> int:
         owner: dict[ast.AST, ast.AST | None] = {module.tree: None}
+        if module is not self.modules[0]:  # a helper's own `__main__` block never runs here
+            self.demos |= {n for n in module.tree.body if isinstance(n, ast.If) and _main(n)}
         nodes, parents = module.nodes, module.parents
         if len(nodes) > budget:
             raise ScriptProblem(
@@ -207,6 +223,8 @@ class ScriptFacts:
         current = self.parents.get(node)
         while current is not None:
             if isinstance(current, _FUNCTIONS) and current not in self.live:
+                return False
+            if current in self.demos:
                 return False
             current = self.parents.get(current)
         return True
