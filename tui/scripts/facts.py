@@ -130,11 +130,11 @@ class ScriptFacts:
         self.assignments: list[ast.Assign] = []  # every module's `a = …`, in walk order
         self.subscripts: list[ast.Subscript] = []  # and `a[k]` (os.environ[…]), for the rules
         self._words: dict[ast.AST | None, set[str]] = {}
+        """Names each function's own code refers to (None: module-level code)."""
         self.demos: set[ast.AST] = set()
         """Helpers' `if __name__ == "__main__":` blocks: they run only when the helper is the
         script, so nothing in them runs (what they name still counts as used: a command line
         library may call it by the name the plan's arguments give)."""
-        """Names each function's own code refers to (None: module-level code)."""
         self._assigns: dict[tuple[ast.AST, bool], dict[str, list[ast.Assign]]] = {}
         budget = MOST_NODES
         for module in self.modules:
