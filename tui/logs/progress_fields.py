@@ -35,7 +35,14 @@ _EPOCH_TAIL = re.compile(
     r"\bepoch\s*[:#]?\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+))?\s*[:,]?\s+(?P<i>\d+)\s*/\s*(?P<n>\d+)\b",
     re.IGNORECASE,
 )
-_NEPOCH = re.compile(r"(?<![\w.])(?:(?P<e>\d+)epoch|epoch(?P<e2>\d+))\b", re.IGNORECASE)
+_NEPOCH = re.compile(
+    r"(?<![\w.])(?:(?P<e>\d+)epoch|epoch(?P<e2>\d+))\b|(?:^|(?<=:))\s*(?P<e3>\d+)(?:-|\s+)epoch\b"
+    r"(?!\s*[:=]?\s*\d)(?:\s*\(\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\))?",
+    re.IGNORECASE,
+)
+"""`3epoch`, `epoch3`; `0 epoch: start training`, `INFO:0-epoch (4/178643): total loss …`: a line
+(or a record after its level) led by its epoch's number, then the word (and the step within it);
+not `37 epoch: 1`."""
 _EPOCH_PAIR = re.compile(
     r"\bepoch\s*:?\s*\[\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+)\s*)?\]\s*\[\s*(?P<i>\d+)\s*"
     r"(?:/\s*(?P<n>\d+)\s*)?\]",
@@ -53,11 +60,15 @@ _ROUND = re.compile(rf"(?:^|(?<=\s))\[(?P<i>\d+)\]\s+{_KEY_AHEAD}")
 bracketed whole number that leads the line's key–value pairs is the round they report (clu's
 metric writers, XGBoost, LightGBM)."""
 _UNIT_COUNT = re.compile(
-    r"(?<![\w/.])(?P<i>\d+)\s*/\s*(?P<n>\d+)\s+(?P<unit>batch(?:es)?|steps?|iter(?:ation)?s?)\b",
+    r"(?<![\w/.])(?P<i>\d+)\s*/\s*(?P<n>\d+)\s+"
+    r"(?P<unit>batch(?:es)?|steps?|iter(?:ation)?s?|epochs?)\b",
     re.IGNORECASE,
 )
 """`200/ 2983 batches`, `40/100 steps`: a count named by the unit after it (batches count
-within the epoch)."""
+within the epoch); epochs only leading the line or announced (`Completed 1/1000 epochs`)."""
+_TAIL_COUNT = re.compile(r"(?<=\s)\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]\s*$")
+"""`loss: 0.711220  accuracy: 46.0 [   50/66045]`: a bracketed count with no word, ending the
+line after its values (the samples seen of the epoch's)."""
 _ROW_LEAD = re.compile(rf"^(?P<i>\d+)(?:\s+\|\s|:\s+{_KEY_AHEAD})")
 """`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number;
 `300:\tlearn: 0.155\ttest: 0.138`: a bare whole number and a colon leading `key: value` pairs."""
@@ -183,20 +194,29 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         epochs = int(m["es"]) if m["es"] else None
         found.set_epoch(float(m["e"]), epochs, (_at(m, "e", offset), _at(m, "es", offset)))
     elif m := _NEPOCH.search(text):
-        group = "e" if m["e"] else "e2"
+        group = next(g for g in ("e", "e2", "e3") if m[g])
         found.set_epoch(float(m[group]), None, (_at(m, group, offset), None))
+        if m["i"] is not None:
+            spans = (_at(m, "i", offset), _at(m, "n", offset))
+            found.count(6, int(m["i"]), int(m["n"]), position=True, spans=spans)
     if (m := _ROUND.search(text)) or (m := _ROW_LEAD.match(text)) or (m := _GLUED.search(text)):
         found.count(8, int(m["i"]), None, spans=(_at(m, "i", offset), None))
     text = _BRACED.sub(_unbraced, text) if "{" in text else text
-    if found.epoch is None and (m := _LEAD_EPOCH.match(text)):  # `1/100 epoch G_loss : 5.37`
-        found.set_epoch(float(m["i"]), int(m["n"]), (_at(m, "i", offset), _at(m, "n", offset)))
-    elif "/" in text and (m := _UNIT_COUNT.search(text)):
-        within = m["unit"].lower().startswith("batch")
+    counted = False
+    for m in _UNIT_COUNT.finditer(text) if "/" in text else ():
         spans = (_at(m, "i", offset), _at(m, "n", offset))
-        found.count(9 if within else 2, int(m["i"]), int(m["n"]), within, spans)
-    elif "|" in text and (m := _UNIT_CELL.search(text)):
-        within = m["unit"].lower().startswith("batch")
-        found.count(9 if within else 2, int(m["i"]), None, spans=(_at(m, "i", offset), None))
+        unit, before = m["unit"].lower(), text[: m.start()].split()
+        if unit[0] == "e" and found.epoch is None and (not before or before[-1].lower() in _EVENTS):
+            found.set_epoch(float(m["i"]), int(m["n"]), spans)  # `1/100 epoch G_loss : 5.37`
+        elif unit[0] != "e" and not counted:
+            counted = True
+            found.count(9 if unit[0] == "b" else 2, int(m["i"]), int(m["n"]), unit[0] == "b", spans)
+    if not counted and "|" in text and (m := _UNIT_CELL.search(text)):
+        within = m["unit"][0].lower() == "b"
+        found.count(9 if within else 2, int(m["i"]), None, within, (_at(m, "i", offset), None))
+    elif not counted and found.step is None and "[" in text and (m := _TAIL_COUNT.search(text)):
+        spans = (_at(m, "i", offset), _at(m, "n", offset))
+        found.count(8, int(m["i"]), int(m["n"]), position=True, spans=spans)
     if ("at " in text and (m := _AT_COUNT.search(text))) or (
         text[:1].isdigit() and (m := _DONE_COUNT.match(text))
     ):
@@ -253,8 +273,6 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
 
 _AT_VALUE = re.compile(rf"(?:\s*:\s*|\s+is\s+)(?P<value>{NUM})(?![\w.])", re.IGNORECASE)
 """The value after a `… at <counter> N`: a `:` or ` is ` and a number."""
-_LEAD_EPOCH = re.compile(r"^\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s+epochs?\b", re.IGNORECASE)
-"""`1/100 epoch …`: the line leads with its epoch of the run's."""
 _BRACED = re.compile(rf"\{{\s*(?:{NUM})(?:\s*/\s*\d+)?\s*\}}", re.IGNORECASE)
 """`loss : {1.65}`, `epoch: {1/300}`: a value in braces, read as the value (same offsets)."""
 
