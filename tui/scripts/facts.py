@@ -11,6 +11,7 @@ from functools import cached_property
 from pathlib import Path
 
 from tui.scripts.finding import Finding, ScriptProblem
+from tui.scripts.live import exported, live_functions
 from tui.scripts.reach import skips
 
 MOST_NODES = 150_000
@@ -139,7 +140,11 @@ class ScriptFacts:
         budget = MOST_NODES
         for module in self.modules:
             budget = self._walk(module, budget)
-        self.live = self._live_functions()
+        app_run = any(name.endswith("app.run") for name, _ in self.all_calls)
+        self.live = live_functions(
+            self._words, self.functions, self.classes, self.parents,
+            [m.aliases for m in self.modules], self.strings - exported(self.assignments), app_run,
+        )  # fmt: skip
         self.calls = [(name, call) for name, call in self.all_calls if self.runs(call)]
         self.rank_words = set(rank_words)
         """Names holding a rank test's outcome (script_rank.rank_valued): a guard on the rank."""
@@ -186,38 +191,6 @@ class ScriptFacts:
 
     # ---- which code runs ------------------------------------------------------------------
 
-    def _live_functions(self) -> set[ast.AST]:
-        """Functions something that runs refers to (by name: a call, a callback, a method of a
-        class that is used), from module-level code outwards; and those a decorator call
-        registers (`@app.command()`: typer's `app()` runs them without naming them)."""
-        live: set[ast.AST] = set()
-        seen: set[str] = set()
-        words = set(self._words.get(None, ()))
-        for fns in self.functions.values():
-            for fn in fns:
-                if any(isinstance(d, ast.Call) for d in fn.decorator_list):
-                    words.add(fn.name)
-        if any(name.endswith("app.run") for name, _ in self.all_calls):
-            words.add("main")  # absl's app.run() calls __main__.main itself
-        while words - seen:
-            new = words - seen
-            seen |= new
-            words = set()
-            for word in new:
-                found = list(self.functions.get(word, ()))
-                cls = self.classes.get(word)
-                if cls is not None:  # a plain class's methods run when named (or dunders)
-                    found += [
-                        fn
-                        for fn in cls.body
-                        if isinstance(fn, _FUNCTIONS) and (cls.bases or fn.name.startswith("__"))
-                    ]
-                for fn in found:
-                    if fn not in live:
-                        live.add(fn)
-                        words |= self._words.get(fn, set())
-        return live
-
     def runs(self, node: ast.AST) -> bool:
         """Whether `node` is in code that runs: every function around it is live."""
         current = self.parents.get(node)
@@ -263,12 +236,27 @@ class ScriptFacts:
 
     def callers(self, fn: ast.AST) -> list[ast.AST]:
         """Where a function is called or passed by name, in code that runs (a plain function
-        is not called by `obj.name()`: `saver.save(…)` is not the script's own `save()`)."""
-        name = getattr(fn, "name", "")
+        is not called by `obj.name()`: `saver.save(…)` is not the script's own `save()`; an
+        `__init__` by its class's name, and by its subclasses' `super().__init__()`)."""
+        name, owner = getattr(fn, "name", ""), self.parents.get(fn)
         calls = self._callers.get(name, ())
-        if isinstance(self.parents.get(fn), ast.ClassDef):
+        if isinstance(owner, ast.ClassDef) and name == "__init__":  # built by its class's name
+            subclasses = {
+                c.name
+                for c in self.classes.values()
+                if any(dotted(b).split(".")[-1] == owner.name for b in c.bases)
+            }
+            inits = [c for c in calls if getattr(self._class_of(c), "name", None) in subclasses]
+            return [*inits, *(c for c in self.callers(owner) if self._class_of(c) is not owner)]
+        if isinstance(owner, ast.ClassDef):
             return list(calls)
         return [c for c in calls if not self._method_call(c, name)]
+
+    def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
+        current = self.parents.get(node)
+        while current is not None and not isinstance(current, ast.ClassDef):
+            current = self.parents.get(current)
+        return current
 
     def _method_call(self, call: ast.Call, name: str) -> bool:
         f, aliases = call.func, self.module_of[call].aliases

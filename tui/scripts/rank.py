@@ -13,9 +13,10 @@ _TESTS = (ast.Compare, ast.BoolOp, ast.UnaryOp)
 
 
 def rank_valued(modules: Sequence[Module]) -> set[str]:
-    """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`), attributes set
-    from them (`self.save_to_disk = save_to_disk`), and functions that return one
-    (`is_root_worker()`): testing them tests the rank."""
+    """Names holding a rank test's outcome (`save_to_disk = get_rank() == 0`, a parameter given
+    one by keyword: `is_root=(hvd.rank() == 0)`), attributes set from them (`self.save_to_disk =
+    save_to_disk`), and functions that return one (`is_root_worker()`): testing them tests the
+    rank."""
     nodes = [n for m in modules for n in m.nodes]  # one walk for both
     pairs = [
         (dotted(t).split(".")[-1], n.value)
@@ -23,6 +24,9 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
         if isinstance(n, ast.Assign)
         for t in n.targets
         if isinstance(t, ast.Name | ast.Attribute)
+    ]
+    pairs += [  # `RunManager(…, is_root=(hvd.rank() == 0))`: the parameter holds the outcome
+        (n.arg, n.value) for n in nodes if isinstance(n, ast.keyword) and n.arg is not None
     ]
     words = {name for name, value in pairs if isinstance(value, _TESTS) and mentions_rank(value)}
     tests = {  # def is_root_worker(self): return self.get_rank() == self.ROOT_RANK

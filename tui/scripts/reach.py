@@ -8,17 +8,20 @@ import ast
 
 
 def skips(fn: ast.AST, node: ast.AST, call: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
-    """`call` runs `fn` (called by its name) without reaching `node`: `node` sits in the body of
-    an `if param is not None:` (or `if param:`) of a parameter that defaults to None, and the
-    call passes no value for it (no such keyword, too few positional arguments, no `*`/`**`)."""
+    """`call` runs `fn` (called by its name, an `__init__` by its class's) without reaching
+    `node`: `node` sits in the body of an `if param is not None:` (or `if param:`) of a
+    parameter that defaults to None (or False: `if download: self.download()`), and the call
+    passes no value for it (no such keyword, too few positional arguments, no `*`/`**`)."""
     if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) or not isinstance(call, ast.Call):
         return False
     named = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
-    if named != fn.name or any(isinstance(a, ast.Starred) for a in call.args):
+    owner = parents.get(fn)
+    built = fn.name == "__init__" and isinstance(owner, ast.ClassDef) and named == owner.name
+    if (named != fn.name and not built) or any(isinstance(a, ast.Starred) for a in call.args):
         return False
     if any(k.arg is None for k in call.keywords):
         return False
-    unset = _unset(fn, call)
+    unset = _unset(fn, call, built)
     child, current = node, parents.get(node)
     while current is not None and current is not fn:
         if isinstance(current, ast.If) and child in current.body and _needs(current.test) & unset:
@@ -27,11 +30,12 @@ def skips(fn: ast.AST, node: ast.AST, call: ast.AST, parents: dict[ast.AST, ast.
     return False
 
 
-def _unset(fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> set[str]:
-    """The parameters defaulting to None that `call` gives no value."""
+def _unset(fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, built: bool) -> set[str]:
+    """The parameters defaulting to None or False that `call` gives no value."""
     positional = [*fn.args.posonlyargs, *fn.args.args]
-    if positional and positional[0].arg in ("self", "cls") and isinstance(call.func, ast.Attribute):
-        positional = positional[1:]  # `obj.method(…)`: the first parameter is bound
+    bound = built or isinstance(call.func, ast.Attribute)
+    if positional and positional[0].arg in ("self", "cls") and bound:
+        positional = positional[1:]  # `obj.method(…)`, `Class(…)`: the first parameter is bound
     defaults = dict(zip(reversed(positional), reversed(fn.args.defaults), strict=False))
     defaults.update(
         (a, d) for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults, strict=True) if d
@@ -40,7 +44,7 @@ def _unset(fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call) -> set[st
     return {
         a.arg
         for a, d in defaults.items()
-        if isinstance(d, ast.Constant) and d.value is None and a.arg not in given
+        if isinstance(d, ast.Constant) and d.value in (None, False) and a.arg not in given
     }
 
 

@@ -1,0 +1,43 @@
+"""What the eighteenth fresh set (2026-11-28r, folded into the corpus) taught the script check:
+a parameter given a rank test by keyword holds the rank (`is_root=(hvd.rank() == 0)`), a
+method of a class nothing builds never runs (whatever other class has a method of that name), a
+class is built by its name (so a constructor that leaves `download=False` never downloads), and
+a function imported under another name is still the one called. Run on the corpus scripts they
+came from, as they are and as a reader would change them."""
+
+from __future__ import annotations
+
+from tests.core.test_script_check_fourth_fold import check, lines
+
+OFA = "horovod_ofa_progressive/train_ofa_net.py"
+MANAGERS = "ofa/imagenet_classification/run_manager/"
+
+
+def test_a_parameter_given_a_rank_test_by_keyword_guards_what_it_tests():
+    # mit-han-lab/once-for-all: DistributedRunManager(…, is_root=(hvd.rank() == 0)), whose
+    # writes sit under `if self.is_root:`
+    found = check(OFA)
+    assert lines(found, "unguarded_write", MANAGERS + "distributed_run_manager.py") == []
+    every_rank = check(OFA, ("is_root=(hvd.rank() == 0)", "is_root=True"))
+    assert lines(every_rank, "unguarded_write", MANAGERS + "distributed_run_manager.py")
+
+
+def test_a_method_of_a_class_nothing_builds_never_runs():
+    # the same package's single-process RunManager has save_model and write_log too; the
+    # script builds only the distributed one
+    assert lines(check(OFA), "unguarded_write", MANAGERS + "run_manager.py") == []
+    built = check(OFA, ("DistributedRunManager(\n", "RunManager(\n"))
+    assert lines(built, "unguarded_write", MANAGERS + "run_manager.py")
+
+
+def test_a_constructor_that_leaves_download_false_never_downloads():
+    # kakaobrain/fast-autoaugment: ImageNet(root=…, transform=…) with `download=False` by
+    # default; only download() reaches the meta file's torch.save
+    found = check("pytorch_fast_autoaugment/FastAutoAugment/train.py")
+    assert lines(found, "unguarded_write", "FastAutoAugment/imagenet.py") == []
+
+
+def test_a_function_imported_under_another_name_is_the_one_called():
+    # kakaobrain/rq-vae-transformer: `from .dist import initialize as dist_init` starts the
+    # process group
+    assert lines(check("pytorch_rqvae_stage1/main_stage1.py"), "no_process_group") == []
