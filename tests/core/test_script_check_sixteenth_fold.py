@@ -2,7 +2,8 @@
 a parameter given a rank test by keyword holds the rank (`is_root=(hvd.rank() == 0)`), a
 method of a class nothing builds never runs (whatever other class has a method of that name), a
 class is built by its name (so a constructor that leaves `download=False` never downloads), and
-a function imported under another name is still the one called. Run on the corpus scripts they
+a function imported under another name is still the one called, a plain name is the module's own
+function, and what only a helper's `__main__` block names never runs. Run on the corpus scripts they
 came from, as they are and as a reader would change them."""
 
 from __future__ import annotations
@@ -41,3 +42,20 @@ def test_a_function_imported_under_another_name_is_the_one_called():
     # kakaobrain/rq-vae-transformer: `from .dist import initialize as dist_init` starts the
     # process group
     assert lines(check("pytorch_rqvae_stage1/main_stage1.py"), "no_process_group") == []
+
+
+def test_a_plain_name_is_the_modules_own_function_and_a_helpers_main_names_nothing():
+    # Diva2004-cyber/komputasi-paralel-ddp-lenet5: train_ddp.py saves under `if rank == 0:` with
+    # its own save_checkpoint(); train_single.py (imported for a helper) has another, which only
+    # its own `__main__` block reaches
+    found = check("pytorch_lenet5_cpu_ddp/train_ddp.py")
+    assert lines(found, "unguarded_write", "train_single.py") == []
+    assert lines(found, "unguarded_write", "train_ddp.py") == []
+    unguarded = check(
+        "pytorch_lenet5_cpu_ddp/train_ddp.py",
+        (
+            "        if rank == 0:\n            save_checkpoint(",
+            "        if True:\n            save_checkpoint(",
+        ),
+    )
+    assert lines(unguarded, "unguarded_write", "train_ddp.py") == [197]

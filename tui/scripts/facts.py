@@ -132,18 +132,21 @@ class ScriptFacts:
         self.subscripts: list[ast.Subscript] = []  # and `a[k]` (os.environ[…]), for the rules
         self._words: dict[ast.AST | None, set[str]] = {}
         """Names each function's own code refers to (None: module-level code)."""
+        self.own_functions: dict[str, ast.AST] = {}
+        """`file::name` → a module's own top-level function (what `_words` names it by)."""
         self.demos: set[ast.AST] = set()
         """Helpers' `if __name__ == "__main__":` blocks: they run only when the helper is the
-        script, so nothing in them runs (what they name still counts as used: a command line
-        library may call it by the name the plan's arguments give)."""
+        script, so nothing in them runs, nor what only they name."""
         self._assigns: dict[tuple[ast.AST, bool], dict[str, list[ast.Assign]]] = {}
         budget = MOST_NODES
         for module in self.modules:
             budget = self._walk(module, budget)
         app_run = any(name.endswith("app.run") for name, _ in self.all_calls)
+        by_name = any(name == "fire.Fire" for name, _ in self.all_calls)
         self.live = live_functions(
-            self._words, self.functions, self.classes, self.parents,
-            [m.aliases for m in self.modules], self.strings - exported(self.assignments), app_run,
+            self._words, self.functions, self.own_functions, self.classes, self.parents,
+            [m.aliases for m in self.modules], self.strings - exported(self.assignments),
+            app_run, by_name,
         )  # fmt: skip
         self.calls = [(name, call) for name, call in self.all_calls if self.runs(call)]
         self.rank_words = set(rank_words)
@@ -161,16 +164,23 @@ class ScriptFacts:
         budget -= len(nodes)
         self.parents.update(parents)
         self.module_of.update(dict.fromkeys(nodes, module))
+        # a plain name of a function the module defines is that one (`save_checkpoint()` in a
+        # script is not another script's `save_checkpoint`)
+        own = {n.name: n for n in module.tree.body if isinstance(n, _FUNCTIONS)}
+        self.own_functions.update((f"{module.file}::{name}", fn) for name, fn in own.items())
         for node in nodes:  # a parent comes before its children (shared leaves aside: `Load`)
             if (up := parents.get(node)) is not None:
-                owner[node] = up if isinstance(up, _FUNCTIONS) else owner.get(up)
+                owner[node] = (
+                    up if isinstance(up, _FUNCTIONS) or up in self.demos else owner.get(up)
+                )
             if isinstance(node, ast.Call):
                 self.all_calls.append((module.resolve(dotted(node.func)), node))
             elif isinstance(node, ast.Assign | ast.Subscript):
                 (self.assignments if isinstance(node, ast.Assign) else self.subscripts).append(node)
             elif isinstance(node, ast.Name):
                 self.names.add(node.id)
-                self._words.setdefault(owner[node], set()).add(node.id)
+                word = f"{module.file}::{node.id}" if node.id in own else node.id
+                self._words.setdefault(owner[node], set()).add(word)
             elif isinstance(node, ast.Attribute):
                 self.names.add(node.attr)
                 self._words.setdefault(owner[node], set()).add(node.attr)

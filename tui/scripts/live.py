@@ -13,16 +13,20 @@ _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 def live_functions(
     words: dict[ast.AST | None, set[str]],
     functions: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]],
+    own: dict[str, ast.AST],
     classes: dict[str, ast.ClassDef],
     parents: dict[ast.AST, ast.AST],
     aliases: Sequence[dict[str, str]],
     strings: set[str],
     app_run: bool,
+    by_name: bool,
 ) -> set[ast.AST]:
     """The functions that run, given the names each function's code refers to (`words`, None:
-    module-level code), the imports' aliases and the strings a registry or a config may build a
-    class by. A decorator call registers its function (`@app.command()`: typer's `app()` runs
-    it without naming it); absl's `app.run()` (`app_run`) calls `main`."""
+    module-level code; `file::name` for a plain name of the module's own function, in `own`),
+    the imports' aliases and the strings a registry or a config may build a class by. A
+    decorator call registers its function (`@app.command()`: typer's `app()` runs it without
+    naming it); absl's `app.run()` (`app_run`) calls `main`; fire (`by_name`) runs any method
+    of an object it is given, by the name the command line gives."""
     live: set[ast.AST] = set()
     seen: set[str] = set()
     todo = set(words.get(None, ()))
@@ -42,7 +46,7 @@ def live_functions(
         seen |= new
         todo = {renamed[w] for w in new if w in renamed}
         for word in new:
-            found: list[ast.AST] = []
+            found: list[ast.AST] = [own[word]] if word in own else []
             for fn in functions.get(word, ()):
                 cls = parents.get(fn)
                 if isinstance(cls, ast.ClassDef) and not _built(cls, seen, strings):
@@ -54,7 +58,8 @@ def live_functions(
                 found += waiting.pop(word, []) + [
                     fn
                     for fn in cls.body
-                    if isinstance(fn, _FUNCTIONS) and (cls.bases or fn.name.startswith("__"))
+                    if isinstance(fn, _FUNCTIONS)
+                    and (cls.bases or by_name or fn.name.startswith("__"))
                 ]
             for fn in found:
                 if fn not in live:
