@@ -1,10 +1,10 @@
 """What the eighteenth fresh set (2026-11-28r, folded into the corpus) taught the script check:
-a parameter given a rank test by keyword holds the rank (`is_root=(hvd.rank() == 0)`), a
-method of a class nothing builds never runs (whatever other class has a method of that name), a
-class is built by its name (so a constructor that leaves `download=False` never downloads), and
-a function imported under another name is still the one called, a plain name is the module's own
-function, and what only a helper's `__main__` block names never runs. Run on the corpus scripts they
-came from, as they are and as a reader would change them."""
+a parameter given a rank test by keyword holds the rank (`is_root=(hvd.rank() == 0)`); a
+method of a class nothing builds never runs (whatever other class has a method of that name); a
+class is built by its name (so a constructor that leaves `download=False` never downloads); a
+function imported under another name is still the one called; a plain name is the module's own
+function; and what only a helper's `__main__` block names never runs. Run on the corpus scripts
+they came from, as they are and as a reader would change them."""
 
 from __future__ import annotations
 
