@@ -59,3 +59,13 @@ def test_a_plain_name_is_the_modules_own_function_and_a_helpers_main_names_nothi
         ),
     )
     assert lines(unguarded, "unguarded_write", "train_ddp.py") == [197]
+
+
+def test_a_flag_read_through_a_function_returning_the_parse_turns_its_branch_off():
+    # ultralytics/yolov5 train.py: `return parser.parse_known_args()[0] if known else
+    # parser.parse_args()`, `opt = parse_opt()`: the `--evolve` branch the plan does not give
+    # never writes evolve_population.yaml, nor print_mutation's file in utils/general.py; and
+    # is_writeable(dir) without `test=True` returns before its test file is opened
+    found = check("pytorch_yolov5/train.py")
+    assert 794 not in lines(found, "unguarded_write", "train.py")
+    assert not {139, 831} & set(lines(found, "unguarded_write", "utils/general.py"))

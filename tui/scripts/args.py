@@ -157,7 +157,7 @@ def _given_list(call: ast.Call) -> bool:
 def _bound_to(src: ScriptFacts, call: ast.AST, depth: int = 3) -> set[str]:
     parent = src.parents.get(call)
     names: set[str] = set()
-    if isinstance(parent, ast.Subscript):  # parse_known_args()[0]
+    while isinstance(parent, ast.Subscript | ast.IfExp):  # parse_known_args()[0] if known else …
         parent = src.parents.get(parent)
     if isinstance(parent, ast.Assign | ast.AnnAssign):
         targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]

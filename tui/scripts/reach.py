@@ -10,8 +10,9 @@ import ast
 def skips(fn: ast.AST, node: ast.AST, call: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
     """`call` runs `fn` (called by its name, an `__init__` by its class's) without reaching
     `node`: `node` sits in the body of an `if param is not None:` (or `if param:`) of a
-    parameter that defaults to None (or False: `if download: self.download()`), and the call
-    passes no value for it (no such keyword, too few positional arguments, no `*`/`**`)."""
+    parameter that defaults to None (or False: `if download: self.download()`), or after an
+    `if not param: return`, and the call passes no value for it (no such keyword, too few
+    positional arguments, no `*`/`**`)."""
     if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef) or not isinstance(call, ast.Call):
         return False
     named = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
@@ -23,11 +24,28 @@ def skips(fn: ast.AST, node: ast.AST, call: ast.AST, parents: dict[ast.AST, ast.
         return False
     unset = _unset(fn, call, built)
     child, current = node, parents.get(node)
-    while current is not None and current is not fn:
+    while current is not None:
         if isinstance(current, ast.If) and child in current.body and _needs(current.test) & unset:
             return True
+        body = getattr(current, "body", None)
+        if isinstance(body, list) and child in body and _returned(body[: body.index(child)], unset):
+            return True  # `if not test: return os.access(…)` before it
+        if current is fn:
+            return False
         child, current = current, parents.get(current)
     return False
+
+
+def _returned(before: list[ast.stmt], unset: set[str]) -> bool:
+    """A statement before returns when one of `unset` is not set (`if not test: return`)."""
+    return any(
+        isinstance(s, ast.If)
+        and isinstance(s.body[-1], ast.Return)
+        and isinstance(s.test, ast.UnaryOp)
+        and isinstance(s.test.op, ast.Not)
+        and _needs(s.test.operand) & unset
+        for s in before
+    )
 
 
 def _unset(fn: ast.FunctionDef | ast.AsyncFunctionDef, call: ast.Call, built: bool) -> set[str]:
