@@ -69,3 +69,16 @@ def test_a_flag_read_through_a_function_returning_the_parse_turns_its_branch_off
     found = check("pytorch_yolov5/train.py")
     assert 794 not in lines(found, "unguarded_write", "train.py")
     assert not {139, 831} & set(lines(found, "unguarded_write", "utils/general.py"))
+
+
+def test_a_call_an_earlier_operand_settles_never_runs():
+    # ultralytics/yolov5 train.py: `if opt.resume and not check_comet_resume(opt) and …`, with
+    # --resume not given (its value as the test reads it, before main reassigns it): Comet's
+    # hyp.yaml write in set_opt_parameters is never reached
+    found = check("pytorch_yolov5/train.py")
+    assert lines(found, "unguarded_write", "utils/loggers/comet/comet_utils.py") == []
+    resumed = check(
+        "pytorch_yolov5/train.py",
+        ('default=False, help="resume most', 'default=True, help="resume most'),
+    )
+    assert lines(resumed, "unguarded_write", "utils/loggers/comet/comet_utils.py") == [94]

@@ -190,6 +190,8 @@ class Flow:
             elif isinstance(stmt, ast.If):
                 test = self.value(stmt.test, local)
                 self.tests[stmt] = test
+                for part in stmt.test.values if isinstance(stmt.test, ast.BoolOp) else ():
+                    self.tests[part] = self.value(part, local)  # as the test reached it
                 if test.known and certain:
                     taken, other = (
                         (stmt.body, stmt.orelse) if test.value else (stmt.orelse, stmt.body)
@@ -409,6 +411,13 @@ class Flow:
                     taken = current.body if test.value else current.orelse
                     if child in branch and branch is not taken:
                         return test
+            if isinstance(current, ast.BoolOp) and child in current.values:
+                # `opt.resume and check_comet_resume(opt)`: an operand before it settles it
+                stops = isinstance(current.op, ast.And)
+                for before in current.values[: current.values.index(child)]:
+                    value = self.tests.get(before) or self.value_at(before)
+                    if value.known and bool(value.value) is not stops:
+                        return value
             if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
                 callers = self.src.callers(current)
                 if not depth or not callers:
