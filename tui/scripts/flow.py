@@ -190,8 +190,8 @@ class Flow:
             elif isinstance(stmt, ast.If):
                 test = self.value(stmt.test, local)
                 self.tests[stmt] = test
-                for part in stmt.test.values if isinstance(stmt.test, ast.BoolOp) else ():
-                    self.tests[part] = self.value(part, local)  # as the test reached it
+                parts = stmt.test.values if isinstance(stmt.test, ast.BoolOp) else ()
+                self.tests.update((p, self.value(p, local)) for p in parts)  # as reached
                 if test.known and certain:
                     taken, other = (
                         (stmt.body, stmt.orelse) if test.value else (stmt.orelse, stmt.body)
@@ -404,16 +404,12 @@ class Flow:
     def _off(self, node: ast.AST, depth: int) -> Value | None:
         current, child = self.src.parents.get(node), node
         while current is not None:
-            if isinstance(current, ast.If):
-                test = self._settled(current)
-                if test.known:
-                    branch = current.body if child in current.body else current.orelse
-                    taken = current.body if test.value else current.orelse
-                    if child in branch and branch is not taken:
-                        return test
-            if isinstance(current, ast.BoolOp) and child in current.values:
-                # `opt.resume and check_comet_resume(opt)`: an operand before it settles it
-                stops = isinstance(current.op, ast.And)
+            if isinstance(current, ast.If) and (test := self._settled(current)).known:
+                taken = current.body if test.value else current.orelse
+                if child is not current.test and child not in taken:
+                    return test
+            if isinstance(current, ast.BoolOp) and child in current.values:  # `a and f(x)`
+                stops = isinstance(current.op, ast.And)  # an operand before it settles it
                 for before in current.values[: current.values.index(child)]:
                     value = self.tests.get(before) or self.value_at(before)
                     if value.known and bool(value.value) is not stops:
@@ -440,11 +436,8 @@ def _small(value: object) -> bool:
 
 
 def _convert(given: object, kind: str | None) -> object:
-    if isinstance(given, str):
-        if kind == "int":
-            return _try(int, given)
-        if kind == "float":
-            return _try(float, given)
+    if isinstance(given, str) and kind in ("int", "float"):
+        return _try(_CASTS[kind], given)
     return given
 
 
