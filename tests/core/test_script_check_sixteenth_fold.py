@@ -82,3 +82,14 @@ def test_a_call_an_earlier_operand_settles_never_runs():
         ('default=False, help="resume most', 'default=True, help="resume most'),
     )
     assert lines(resumed, "unguarded_write", "utils/loggers/comet/comet_utils.py") == [94]
+
+
+def test_a_plain_call_is_the_function_its_module_imports_not_another_of_that_name():
+    # fundamentalvision/Deformable-DETR: datasets/__init__.py calls coco_panoptic's `build` as
+    # `build_coco_panoptic`, only `if args.dataset_file == 'coco_panoptic'`; the models
+    # package's own `build(args)` is another function
+    detr = "pytorch_deformable_detr/main.py"
+    panoptic = "datasets/coco_panoptic.py"
+    assert lines(check(detr), "default_path_none", panoptic) == []
+    chosen = ("default='coco')", "default='coco_panoptic')")
+    assert lines(check(detr, chosen), "default_path_none", panoptic) == [91]

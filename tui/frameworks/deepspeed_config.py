@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from tui.core.catalog import Sku
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, keyword
+from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.syntax import keyword
 
 if TYPE_CHECKING:
     from tui.core.spec import JobSpec

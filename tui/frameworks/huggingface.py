@@ -25,8 +25,9 @@ from tui.frameworks.pytorch_wrap import wrapped_copy_rules
 from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.facts import Finding, ScriptFacts
 from tui.scripts.places import NODE, place, where_is
+from tui.scripts.syntax import constant, dotted, keyword
 
 if TYPE_CHECKING:
     from tui.core.plan_types import Target

@@ -11,8 +11,9 @@ import re
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted
+from tui.scripts.facts import Finding, ScriptFacts
 from tui.scripts.flow import command_flags
+from tui.scripts.syntax import constant, dotted
 
 LAUNCHER_VARS = (
     "RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",

@@ -14,7 +14,8 @@ from tui.frameworks.pytorch import PyTorch
 from tui.frameworks.pytorch_writes import write_rules
 from tui.scripts.args import Arg, Parser
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.syntax import constant, dotted, keyword
 
 if TYPE_CHECKING:
     from tui.core.catalog import Sku

@@ -12,7 +12,8 @@ from tui.frameworks.launch_env import env_writes
 from tui.frameworks.pytorch_sampler import sampler_rules
 from tui.frameworks.pytorch_script import WRAPS, gating_flags, setup_calls, under_spawn
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.syntax import constant, dotted, keyword
 
 
 def data_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

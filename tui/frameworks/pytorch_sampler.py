@@ -8,7 +8,8 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.facts import Finding, ScriptFacts, mentions_rank
+from tui.scripts.syntax import constant, dotted, keyword
 
 
 def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

@@ -13,8 +13,9 @@ from tui.frameworks import deepspeed_config as ds
 from tui.frameworks.launch_env import master_overwritten, mpi_without_mpirun, unset_env
 from tui.scripts.args import Arg
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword
+from tui.scripts.facts import Finding, ScriptFacts
 from tui.scripts.flow import command_flags
+from tui.scripts.syntax import constant, dotted, keyword
 from tui.scripts.values import batch_divides, disabled
 
 SAME_DEVICE_BACKEND = 'backend="nccl" if torch.cuda.is_available() else "gloo"'

@@ -14,7 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, dotted
+from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.syntax import dotted
 
 WRAPS = ("DistributedDataParallel", "FullyShardedDataParallel", "DDP", "FSDP", "prepare")
 """Calls that return the model wrapped for distribution."""

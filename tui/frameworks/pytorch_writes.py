@@ -9,9 +9,10 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.facts import Finding, ScriptFacts, mentions_rank
 from tui.scripts.flow import command_flags
 from tui.scripts.places import place
+from tui.scripts.syntax import constant, dotted, keyword
 
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
 _COPIES = ("shutil.copy", "shutil.copyfile", "shutil.copy2")

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 from tui.frameworks.launch_env import env_writes
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, opens
+from tui.scripts.facts import Finding, ScriptFacts
+from tui.scripts.syntax import constant, dotted, keyword, opens
 
 
 def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:

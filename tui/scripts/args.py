@@ -12,7 +12,8 @@ import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from tui.scripts.facts import ScriptFacts, constant, dotted, keyword
+from tui.scripts.facts import ScriptFacts
+from tui.scripts.syntax import constant, dotted, keyword
 
 
 @dataclass

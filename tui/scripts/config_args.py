@@ -16,7 +16,8 @@ from pathlib import Path
 import yaml
 
 from tui.scripts.args import Arg, Parser, argparse_arg
-from tui.scripts.facts import ScriptFacts, constant, dotted
+from tui.scripts.facts import ScriptFacts
+from tui.scripts.syntax import constant, dotted
 
 _MOST_BYTES = 200_000
 _TYPES = {int: "int", float: "float"}

@@ -16,7 +16,8 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank
+from tui.scripts.facts import Finding, ScriptFacts, mentions_rank
+from tui.scripts.syntax import constant, dotted, keyword
 
 _SPLITS = {"random_split": "generator", "train_test_split": "random_state", "shuffle": "seed"}
 """Random splits, and the argument the fix names to seed each (else a global generator)."""

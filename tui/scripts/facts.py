@@ -6,13 +6,14 @@ framework."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
 from tui.scripts.finding import Finding, ScriptProblem
-from tui.scripts.live import exported, live_functions
+from tui.scripts.live import another, exported, live_functions
 from tui.scripts.reach import skips
+from tui.scripts.syntax import dotted, plain, statements
 
 MOST_NODES = 150_000
 """Syntax nodes checked in all (a 2,000-line script has about 20,000); past it, the script is
@@ -21,31 +22,6 @@ refused in one line rather than read for seconds."""
 
 # ---------------------------------------------------------------------------------------------
 # What the source has
-
-
-def dotted(node: ast.AST) -> str:
-    """`torch.distributed.init_process_group` for a call's function; "" when not a plain name;
-    `f()` for what a call returns (`f()()`… walked, not recursed: a hostile chain is long)."""
-    parts = _plain(node)
-    inner = node
-    while isinstance(inner, ast.Attribute):
-        inner = inner.value
-    if isinstance(inner, ast.Call):
-        while isinstance(inner, ast.Call):
-            inner = inner.func
-        parts.append(".".join(reversed(_plain(inner))) + "()")
-    return ".".join(reversed(parts))
-
-
-def _plain(node: ast.AST) -> list[str]:
-    """The names of `a.b.c`, last first; [] when it does not end in a plain name."""
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-    return parts
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -260,7 +236,18 @@ class ScriptFacts:
             return [*inits, *(c for c in self.callers(owner) if self._class_of(c) is not owner)]
         if isinstance(owner, ast.ClassDef):
             return list(calls)
-        return [c for c in calls if not self._method_call(c, name)]
+        return [c for c in calls if not self._method_call(c, name) and not self._another(c, fn)]
+
+    def _another(self, call: ast.Call, fn: ast.AST) -> bool:
+        """`call` names a function `fn`'s name, but another module's (`build(args)` of the
+        models package is not `datasets/coco_panoptic.py`'s `build`)."""
+        if not isinstance(call.func, ast.Name):
+            return False
+        m, local = self.module_of[call], call.func.id
+        if m.aliases.get(local, local).rpartition(".")[2] != getattr(fn, "name", ""):
+            return False  # passed as an argument to the call, not called by it
+        home = self.module_of[fn].file
+        return another(local, m.file, m.aliases, home, self.own_functions.keys())
 
     def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
         current = self.parents.get(node)
@@ -270,7 +257,7 @@ class ScriptFacts:
 
     def _method_call(self, call: ast.Call, name: str) -> bool:
         f, aliases = call.func, self.module_of[call].aliases
-        return isinstance(f, ast.Attribute) and f.attr == name and _plain(f)[-1] not in aliases
+        return isinstance(f, ast.Attribute) and f.attr == name and plain(f)[-1] not in aliases
 
     @cached_property
     def _callers(self) -> dict[str, list[ast.Call]]:
@@ -280,10 +267,12 @@ class ScriptFacts:
         for resolved, call in self.calls:
             head = dotted(call.func).split(".")[0]
             library = head in self.module_of[call].aliases and not self.local(resolved)
-            names = [] if library else _plain(call.func)[:1]  # torch.save is not the own save
+            names = [] if library else plain(call.func)[:1]  # torch.save is not the own save
+            if isinstance(call.func, ast.Name) and call.func.id in self.module_of[call].aliases:
+                names.append(resolved.rpartition(".")[2])  # `build as build_coco`: `build`
             for a in [*call.args, *(k.value for k in call.keywords)]:
                 if isinstance(a, ast.Name | ast.Attribute):
-                    names += _plain(a)[:1]
+                    names += plain(a)[:1]
             for name in dict.fromkeys(names):
                 index.setdefault(name, []).append(call)
         return index
@@ -368,20 +357,6 @@ class ScriptFacts:
         return False
 
 
-def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
-    """Every statement of a block and the blocks inside it, not their expressions (cheap)."""
-    todo = list(body)
-    while todo:
-        stmt = todo.pop()
-        yield stmt
-        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
-            for inner in getattr(stmt, name, None) or ():
-                if isinstance(inner, ast.match_case):
-                    todo.extend(inner.body)
-                elif isinstance(inner, ast.stmt | ast.excepthandler):
-                    todo.append(inner)  # type: ignore[arg-type]
-
-
 def _returns_unless_rank(body: list[ast.stmt], child: ast.AST, words: set[str]) -> bool:
     """`if not is_main: return` before `child` in the same block."""
     for stmt in body:
@@ -398,15 +373,6 @@ def _returns_unless_rank(body: list[ast.stmt], child: ast.AST, words: set[str]) 
 
 _RANK_WORDS = ("rank", "is_main", "main_process", "main_node", "chief", "global_zero",
                "process_zero", "is_primary", "local_primary", "master")  # fmt: skip
-
-
-def opens(node: ast.AST, name: str) -> bool:
-    """Whether `node` is a `with` block whose context is a call ending in `name`
-    (`with strategy.scope():`, `with trainer.rank_zero_first():`)."""
-    return isinstance(node, ast.With) and any(
-        isinstance(item.context_expr, ast.Call) and dotted(item.context_expr.func).endswith(name)
-        for item in node.items
-    )
 
 
 def mentions_rank(test: ast.AST, also: set[str] | frozenset[str] = frozenset()) -> bool:
@@ -431,16 +397,3 @@ def _first_gpu(test: ast.Compare) -> bool:
     names = [test.left, *test.comparators]
     zero = any(isinstance(n, ast.Constant) and n.value == 0 for n in names)
     return zero and any("gpu" in dotted(n).lower() for n in names)
-
-
-def keyword(call: ast.Call, name: str, position: int | None = None) -> ast.AST | None:
-    for kw in call.keywords:
-        if kw.arg == name:
-            return kw.value
-    if position is not None and len(call.args) > position:
-        return call.args[position]
-    return None
-
-
-def constant(node: ast.AST | None) -> object:
-    return node.value if isinstance(node, ast.Constant) else None

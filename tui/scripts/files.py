@@ -17,8 +17,9 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, constant, dotted, keyword, mentions_rank, opens
+from tui.scripts.facts import Finding, ScriptFacts, mentions_rank
 from tui.scripts.places import AFTER, NODE, Place, place
+from tui.scripts.syntax import constant, dotted, keyword, opens
 
 _FETCHES = ("urlretrieve", "download_url", "download_and_extract_archive", "download_file")
 _URL_FIRST = ("urlretrieve", "download_url", "download_and_extract_archive")

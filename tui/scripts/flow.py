@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tui.scripts.args import Outcome, Parser
-from tui.scripts.facts import ScriptFacts, constant, dotted
+from tui.scripts.facts import ScriptFacts
+from tui.scripts.syntax import constant, dotted
 
 UNKNOWN: object = type("Unknown", (), {"__repr__": lambda self: "?"})()
 

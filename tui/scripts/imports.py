@@ -17,7 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, Module, ScriptFacts, dotted, statements
+from tui.scripts.facts import Finding, Module, ScriptFacts
+from tui.scripts.syntax import dotted, statements
 
 _PATH_CHANGES = ("sys.path.insert", "sys.path.append", "sys.path.extend", "site.addsitedir")
 """Calls by which a script puts folders of its own on the import path."""

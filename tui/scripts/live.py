@@ -5,7 +5,7 @@ nothing names never runs, whatever other class has a method of the same name."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -83,3 +83,26 @@ def exported(assignments: Sequence[ast.Assign]) -> set[str]:
         for e in a.value.elts
         if isinstance(e, ast.Constant) and isinstance(e.value, str)
     }
+
+
+def another(
+    local: str, file: str, aliases: dict[str, str], home: str, own: Collection[str]
+) -> bool:
+    """Whether a plain call `local(…)` in `file` calls a function of another module than
+    `home`: `file` defines its own (`file::name` in `own`), or imports the name from a module
+    of the code folder that defines one. An import from elsewhere (a package re-exporting it,
+    a star import) may be `home`'s: not another."""
+    if file == home:
+        return False
+    full = aliases.get(local)
+    if full is None:
+        return f"{file}::{local}" in own
+    module, _, name = full.rpartition(".")
+    path = module.replace(".", "/")
+    for candidate in (f"{path}.py", f"{path}/__init__.py"):
+        defining = [k for k in own if k.endswith(f"{candidate}::{name}")]
+        if f"{home}::{name}" in defining:
+            return False
+        if defining:
+            return True
+    return False

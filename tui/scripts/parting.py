@@ -13,16 +13,9 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import (
-    Finding,
-    ScriptFacts,
-    constant,
-    dotted,
-    keyword,
-    mentions_rank,
-    statements,
-)
+from tui.scripts.facts import Finding, ScriptFacts, mentions_rank
 from tui.scripts.files import picks_one
+from tui.scripts.syntax import constant, dotted, keyword, statements
 
 COLLECTIVES = (
     "all_reduce", "allreduce", "all_gather", "allgather", "broadcast", "barrier", "reduce",

@@ -17,7 +17,8 @@ import weakref
 from dataclasses import dataclass
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import ScriptFacts, dotted
+from tui.scripts.facts import ScriptFacts
+from tui.scripts.syntax import dotted
 
 NODE = "node"
 """The node's own working folder or disk: the other nodes cannot see it."""

@@ -6,7 +6,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Sequence
 
-from tui.scripts.facts import Module, dotted, mentions_rank, statements
+from tui.scripts.facts import Module, mentions_rank
+from tui.scripts.syntax import dotted, statements
 
 _TESTS = (ast.Compare, ast.BoolOp, ast.UnaryOp)
 """What a rank test's outcome is written as (`get_rank() == 0 or not multi_gpu`)."""

@@ -14,7 +14,8 @@ import tokenize
 import warnings
 from pathlib import Path
 
-from tui.scripts.facts import Module, ScriptProblem, dotted
+from tui.scripts.facts import Module, ScriptProblem
+from tui.scripts.syntax import dotted
 
 MOST_BYTES = 512_000
 """The largest script read: a training script is a few hundred lines (tens of KB); Python's

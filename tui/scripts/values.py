@@ -18,8 +18,9 @@ import ast
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
-from tui.scripts.facts import Finding, ScriptFacts, dotted
+from tui.scripts.facts import Finding, ScriptFacts
 from tui.scripts.flow import ENV_FLAG, command_flags
+from tui.scripts.syntax import dotted
 
 _PATH_USES = ("os.path.join", "path.join", "torch.save", "open", "makedirs", "Path")
 _FOREIGN = ("/opt/ml/",)
