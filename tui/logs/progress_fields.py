@@ -84,8 +84,8 @@ _UNITS = r"(?P<unit>epoch|step|iter(?:ation)?|update|batch)(?:es|s)?"
 _AT_COUNT = re.compile(r"\bat (?P<n>\d+) (?P<unit>epoch|iter(?:ation)?|update)s?\b", re.IGNORECASE)
 """`Saving checkpoint at 2 epochs`, `… at 1500 iterations`: the counter a message is at, its
 unit after it (not `at 56 steps`: a trajectory's or an episode's length is counted in steps)."""
-_GLUED = re.compile(r"(?<![\w.-])(?:iteration|iter)(?P<i>\d+)(?=,|\s|$)", re.IGNORECASE)
-"""`epoch 0 iteration100, Loss: 2.83`: a count glued to its word (leading no metric: dropped)."""
+_GLUED = re.compile(r"(?<![\w.-])(?:iteration|iter|step)(?P<i>\d+)(?=,|\s|$)", re.IGNORECASE)
+"""`epoch 0 iteration100, Loss: 2.83`, `{train:epoch1,step2,…}`: a count glued to its word."""
 _DONE_COUNT = re.compile(rf"^(?P<n>\d+) {_UNITS} (?:completed|done|finished)\b", re.IGNORECASE)
 """`32 epochs completed in 0.054 hours.`: a count of units a message says are done."""
 _UNIT_CELL = re.compile(

@@ -84,6 +84,8 @@ def _cells_row(line: str, header: Header, sep: str) -> Found | None:
     """A row of as many cells between `sep`s as `header` has names; a cell that is no number
     (a time, an empty cell, `[0.001]`) is left out."""
     cells = _cells(line, sep)
+    if len(cells) == 1 and sep == ",":  # `epoch,step,tr_loss` over rows between tabs or spaces
+        cells = line.split()
     if len(cells) != len(header.tokens):
         return None
     found = Found(structured=True)
