@@ -1,0 +1,1 @@
+# Source: https://github.com/imoneoi/openchat/blob/47a3596168ed90d8f948f63f458948c3db98e2b8/ochat/__init__.py (copied unchanged below this line)

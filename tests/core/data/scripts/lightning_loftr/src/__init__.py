@@ -1,0 +1,1 @@
+# Source: https://github.com/zju3dv/LoFTR/blob/df7ca80f917334b94cfbe32cc2901e09a80e70a8/src/__init__.py (copied unchanged below this line)

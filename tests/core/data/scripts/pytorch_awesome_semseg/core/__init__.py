@@ -1,0 +1,2 @@
+# Source: https://github.com/Tramac/awesome-semantic-segmentation-pytorch/blob/d37d2a17221d2681ad454958cf06a1065e9b1f7f/core/__init__.py (copied unchanged below this line)
+from . import nn, models, utils, data

@@ -1,0 +1,4 @@
+# Source: https://github.com/Tramac/awesome-semantic-segmentation-pytorch/blob/d37d2a17221d2681ad454958cf06a1065e9b1f7f/core/nn/__init__.py (copied unchanged below this line)
+"""Seg NN Modules"""
+from .jpu import *
+from .basic import *
