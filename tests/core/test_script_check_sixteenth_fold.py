@@ -93,3 +93,14 @@ def test_a_plain_call_is_the_function_its_module_imports_not_another_of_that_nam
     assert lines(check(detr), "default_path_none", panoptic) == []
     chosen = ("default='coco')", "default='coco_panoptic')")
     assert lines(check(detr, chosen), "default_path_none", panoptic) == [91]
+
+
+def test_a_caller_the_plan_never_reaches_needs_no_guard():
+    # autonomousvision/transfuser train.py: `if parallel == True: … if rank == 0:
+    # trainer.save()` and `else: trainer.save()`, with --parallel_training 1 in the plan
+    found = check("pytorch_transfuser/train.py")
+    assert lines(found, "unguarded_write") == []
+    unguarded = check(
+        "pytorch_transfuser/train.py", ("            if (rank == 0):\n", "            if True:\n")
+    )
+    assert lines(unguarded, "unguarded_write") == [384, 385]

@@ -284,7 +284,7 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         )
         if not saving or told or plan.off(call) or _per_rank(call):
             continue
-        if src.guarded_by_rank(call) and not _everyone_passes(src, plan, call):
+        if src.guarded_by_rank(call, off=plan.off) and not _everyone_passes(src, plan, call):
             continue
         if _own_file(src, plan, call) or _made_on_one_rank(src, call) or _downloading(src, call):
             continue

@@ -6,7 +6,7 @@ framework."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -329,9 +329,12 @@ class ScriptFacts:
         line = getattr(node, "lineno", None)
         return Finding(line, what, fix, rule, severity, self.file(node))
 
-    def guarded_by_rank(self, node: ast.AST, depth: int = 4) -> bool:
+    def guarded_by_rank(
+        self, node: ast.AST, depth: int = 4, off: Callable[[ast.AST], bool] | None = None
+    ) -> bool:
         """Inside an `if` that tests the rank (or after a rank test that returns), or in a
-        function whose every caller is so guarded: a guard in the caller covers the callee."""
+        function whose every caller is so guarded: a guard in the caller covers the callee (a
+        caller `off` says the plan never reaches needs none)."""
         current, child, words = self.parents.get(node), node, self.rank_words
         while current is not None:
             if isinstance(current, ast.If | ast.IfExp) and mentions_rank(current.test, words):
@@ -344,7 +347,8 @@ class ScriptFacts:
                 callers = self.callers(current)
                 if depth and callers:  # a caller that cannot reach `node` needs no guard
                     reach = [c for c in callers if not skips(current, node, c, self.parents)]
-                    return all(self.guarded_by_rank(c, depth - 1) for c in reach)
+                    reach = [c for c in reach if off is None or not off(c)]
+                    return all(self.guarded_by_rank(c, depth - 1, off) for c in reach)
                 return False
             body = getattr(current, "body", None)
             if (
