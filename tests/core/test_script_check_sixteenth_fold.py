@@ -104,3 +104,17 @@ def test_a_caller_the_plan_never_reaches_needs_no_guard():
         "pytorch_transfuser/train.py", ("            if (rank == 0):\n", "            if True:\n")
     )
     assert lines(unguarded, "unguarded_write") == [384, 385]
+
+
+def test_a_literal_that_keeps_every_process_group_off_is_no_process_group():
+    # bubbliiiing/yolov4-pytorch train.py: `distributed = False`, a switch the comment above it
+    # asks the user to set; init_process_group sits under `if distributed:`
+    yolo = "pytorch_yolov4_bubbliiiing/train.py"
+    assert lines(check(yolo), "no_process_group") == [None]
+    assert (
+        lines(
+            check(yolo, ("    distributed     = False", "    distributed     = True")),
+            "no_process_group",
+        )
+        == []
+    )

@@ -141,7 +141,8 @@ def _flag(flow, flags: frozenset[str]) -> str:
 def disabled(src: ScriptFacts, plan: CheckPlan, setups: list[ast.Call]) -> Iterator[Finding]:
     """Every call that makes the processes one job (`init_process_group`, `hvd.init`) is off
     under the plan: the flags, or the variables the plan does not set, whose defaults keep it
-    off (`distribution_disabled_by_flag`, at the first of them)."""
+    off (`distribution_disabled_by_flag`, at the first of them); with no flag, the script's own
+    literals (`no_process_group`)."""
     flow = plan.flow
     offs = [flow.off(call) for call in setups] if flow is not None and setups else []
     if flow is None or not offs or any(o is None for o in offs):
@@ -150,7 +151,16 @@ def disabled(src: ScriptFacts, plan: CheckPlan, setups: list[ast.Call]) -> Itera
         {f for o in offs if o is not None for f in o.flags if f in flow.flag_nodes},
         key=lambda f: getattr(flow.flag_nodes[f], "lineno", 0),
     )
-    if not flags:
+    if not flags:  # a literal of the script's own keeps them off (`distributed = False`)
+        yield src.finding(
+            None,
+            f"no process group under the plan: the script's own values keep every call that "
+            f"makes it off (line {setups[0].lineno} is never reached), so each of the plan's "
+            f"{plan.world} processes trains alone on the whole dataset",
+            "turn the script's distributed switch on, or decide it from the WORLD_SIZE the "
+            "launcher sets",
+            "no_process_group",
+        )
         return
     names = {a.dest: (a.names or (a.dest,))[0] for a in plan.parser.args} if plan.parser else {}
     shown = [_shown(f, names) for f in flags]
