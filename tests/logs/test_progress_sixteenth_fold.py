@@ -1,7 +1,7 @@
 """Layouts of the nineteenth fresh set (2026-11-28s) folded into the corpus's dev half (issue
-37): a header between commas over rows between tabs, and a step glued to its word. Each line is
-from a stream of tests/logs/data/progress/fresh/2026-11-28s.txt, as printed (the source is
-named beside it)."""
+37): a header between commas over rows between tabs, a step glued to its word, and a line in
+Chinese. Each line is from a stream of tests/logs/data/progress/fresh/2026-11-28s.txt, as
+printed (the source is named beside it)."""
 
 from __future__ import annotations
 
@@ -22,3 +22,10 @@ def test_a_step_glued_to_its_word():
         "2019-11-27 17:20:04,674-lstm_logger-{train:epoch1,step3,train_loss: 99.1358871459961}"
     )
     assert p is not None and (p.loss, p.step, p.epoch) == (99.1358871459961, 3, 1.0)
+
+
+def test_a_line_in_chinese_reads_its_metric_words():
+    # a classifier's progress in Chinese (2026-11-28s, stream 10): batch, epoch, loss, accuracy
+    p = parse_line("当前Batch：6000/6035 | 当前epoch:0/50 | 当前损失值：3.767 | 当前准确率：34.70%")
+    assert p is not None and (p.loss, p.step, p.epoch) == (3.767, 6000, 0.0)
+    assert parse_line("模型已保存到 checkpoints/epoch_3.pth") is None  # a sentence: nothing read

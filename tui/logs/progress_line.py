@@ -160,7 +160,7 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
         line = _ANSI.sub("", line)
     else:
         shift = len(line) - len(line.lstrip())
-    line = line.strip()
+    line = line.strip() if names.WIDE.search(line) is None else names.in_english(line).strip()
     if state is not None:
         state.found, state.shift = None, shift
     header = state.header if state is not None else None

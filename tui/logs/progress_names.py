@@ -272,3 +272,21 @@ _LOSSES = re.compile(
 
 def finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
+
+
+WIDE = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]")
+"""Chinese words or full-width punctuation: a log written in Chinese (`当前损失值：3.767`)."""
+_CHINESE = (
+    ("损失", "loss"), ("准确率", "acc"), ("正确率", "acc"), ("学习率", "lr"), ("训练", "train"),
+    ("验证", "val"), ("测试", "test"), ("轮次", "epoch"), ("轮", "epoch"), ("迭代", "iter"),
+    ("批次", "batch"), ("步", "step"), ("耗时", "time"), ("时间", "time"),
+)  # fmt: skip
+_FULL_WIDTH = str.maketrans("：，；（）［］｜　", ":,;()[]| ")
+
+
+def in_english(line: str) -> str:
+    """A line's metric words in Chinese as the English ones the parser reads (`当前损失值：3.767`
+    is ` loss : 3.767`), full-width punctuation as ASCII, other Chinese words left out."""
+    for word, english in _CHINESE:
+        line = line.replace(word, f" {english} ")
+    return WIDE.sub("", line.translate(_FULL_WIDTH))
