@@ -286,7 +286,10 @@ _FULL_WIDTH = str.maketrans("：，；（）［］｜　", ":,;()[]| ")
 
 def in_english(line: str) -> str:
     """A line's metric words in Chinese as the English ones the parser reads (`当前损失值：3.767`
-    is ` loss : 3.767`), full-width punctuation as ASCII, other Chinese words left out."""
+    is ` loss : 3.767`), full-width punctuation as ASCII, other Chinese words left out; a line
+    with none of those words as it is (`num epochs / epoch数: 4`, a setting's name)."""
+    if not any(word in line for word, _ in _CHINESE):
+        return line
     for word, english in _CHINESE:
         line = line.replace(word, f" {english} ")
     return WIDE.sub("", line.translate(_FULL_WIDTH))
