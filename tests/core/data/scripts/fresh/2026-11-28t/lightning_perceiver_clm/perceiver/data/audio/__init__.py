@@ -1,0 +1,3 @@
+# Source: https://github.com/krasserm/perceiver-io/blob/46c63250d93eb351bcd8ff8ba9113f5025941dd9/perceiver/data/audio/__init__.py (copied unchanged below this line)
+from perceiver.data.audio.giantmidi_piano import GiantMidiPianoDataModule
+from perceiver.data.audio.maestro_v3 import MaestroV3DataModule

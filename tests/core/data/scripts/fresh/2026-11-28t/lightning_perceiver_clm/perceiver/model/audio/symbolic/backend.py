@@ -1,0 +1,14 @@
+# Source: https://github.com/krasserm/perceiver-io/blob/46c63250d93eb351bcd8ff8ba9113f5025941dd9/perceiver/model/audio/symbolic/backend.py (copied unchanged below this line)
+from dataclasses import dataclass
+
+from perceiver.model.core import CausalSequenceModel, CausalSequenceModelConfig
+
+
+@dataclass
+class SymbolicAudioModelConfig(CausalSequenceModelConfig):
+    pass
+
+
+class SymbolicAudioModel(CausalSequenceModel):
+    def __init__(self, config: CausalSequenceModelConfig):
+        super().__init__(config)

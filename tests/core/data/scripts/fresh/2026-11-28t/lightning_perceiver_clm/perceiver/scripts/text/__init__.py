@@ -1,0 +1,10 @@
+# Source: https://github.com/krasserm/perceiver-io/blob/46c63250d93eb351bcd8ff8ba9113f5025941dd9/perceiver/scripts/text/__init__.py (copied unchanged below this line)
+from perceiver.data.text import (
+    BookCorpusDataModule,
+    BookCorpusOpenDataModule,
+    C4DataModule,
+    Enwik8DataModule,
+    ImdbDataModule,
+    WikipediaDataModule,
+    WikiTextDataModule,
+)

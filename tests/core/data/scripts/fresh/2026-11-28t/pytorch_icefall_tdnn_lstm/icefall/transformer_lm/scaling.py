@@ -1,0 +1,2 @@
+# Source: https://github.com/k2-fsa/icefall/blob/36e0420c7e3e849a25b3d24dbf913c424f3d23c9/icefall/transformer_lm/scaling.py (copied unchanged below this line)
+../../egs/librispeech/ASR/pruned_transducer_stateless2/scaling.py

@@ -1,0 +1,1 @@
+# Source: https://github.com/dbiir/UER-py/blob/5743050cc41f0f21986c9f938db5ac1726052629/uer/layers/__init__.py (copied unchanged below this line)

@@ -1,0 +1,1 @@
+# Source: https://github.com/wenet-e2e/wenet/blob/015469960db73eb19c49a48c020d5ac9db69bae5/wenet/models/sensevoice/__init__.py (copied unchanged below this line)

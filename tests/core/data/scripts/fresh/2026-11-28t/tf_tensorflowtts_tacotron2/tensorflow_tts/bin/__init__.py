@@ -1,0 +1,1 @@
+# Source: https://github.com/TensorSpeech/TensorFlowTTS/blob/136877136355c82d7ba474ceb7a8f133bd84767e/tensorflow_tts/bin/__init__.py (copied unchanged below this line)
