@@ -9,7 +9,7 @@ import math
 import re
 
 from tui.logs import progress_names as names
-from tui.logs.progress_fields import NUM, Found, counter, number
+from tui.logs.progress_fields import NUM, Found, counter, number, text_fields
 
 _DICT_MAX = 8_000
 _DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
@@ -68,4 +68,18 @@ def dict_fields(line: str) -> Found | None:
         found.pairs.append((key, float(raw), "", place))
     if not found.pairs and found.step is None:
         return None
+    if (found.epoch is None or found.step is None) and any(c.isdigit() for c in line[:start]):
+        _lead_counters(line[:start], found)
     return found
+
+
+def _lead_counters(lead: str, found: Found) -> None:
+    """The epoch or step the text before the dict names (`INFO - Epoch 0: {'loss': 10.63}`),
+    where the dict names none."""
+    before = Found()
+    text_fields(lead, before)
+    if found.epoch is None and before.epoch is not None:
+        found.set_epoch(before.epoch, before.epochs, (before.spans.get("epoch"), None))
+    if found.step is None and before.step is not None:
+        spans = (before.spans.get("step"), before.spans.get("total"))
+        found.count(before.step_rank, before.step, before.total, before.position, spans)

@@ -44,11 +44,11 @@ _NEPOCH = re.compile(
 (or a record after its level) led by its epoch's number, then the word (and the step within it);
 not `37 epoch: 1`."""
 _EPOCH_PAIR = re.compile(
-    r"\bepoch\s*:?\s*\[\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+)\s*)?\]\s*\[\s*(?P<i>\d+)\s*"
-    r"(?:/\s*(?P<n>\d+)\s*)?\]",
+    r"\bepoch\s*:?\s*\[?\s*(?P<e>\d+)\s*(?:/\s*(?P<es>\d+)\s*)?\]\s*\[\s*(?P<i>\d+)\s*"
+    r"(?:[/:]\s*(?P<n>\d+)\s*)?\]",
     re.IGNORECASE,
 )
-"""`Epoch: [0][50]`: the epoch and the step within it, no total printed."""
+"""`Epoch: [0][50]`, `[Epoch 1/500][ 100:391]`: the epoch and the step within it."""
 _EPOCH_BOX = re.compile(
     r"\bepoch\s*:?\s*\[\s*(?P<e>\d+)\s*(?:(?:/|of)\s*(?P<es>\d+)\s*)?\]", re.IGNORECASE
 )

@@ -272,6 +272,7 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
     if found.unsure and state is not None:
         prove_counts(found, state.counts, line)
     sets = _set_keys(found)
+    sets = frozenset() if sets and names.measures_no_loss(line) else sets  # `Acc → Train: 1.0`
     evaluating = found.evaluating or _eval_lead(line, found, sets)
     has_counter = found.step is not None or found.epoch is not None
     if state is not None:

@@ -129,6 +129,16 @@ _METRIC_WORD = re.compile(
 )
 
 
+_MEASURE = re.compile(r"\b(?:acc\w*|top-?\d+|f1|auc|precision|recall|map|dice|iou|bleu|ssim)\b")
+
+
+def measures_no_loss(line: str) -> bool:
+    """The line names what its values measure, and no loss (`Class 0: Top-k Acc → Train: 1.000,
+    Val: 1.000`): keys naming a data set there are that measure's, not the loss's."""
+    low = line.lower()
+    return "loss" not in low and _MEASURE.search(low) is not None
+
+
 @lru_cache(maxsize=8192)
 def is_metric_name(name: str) -> bool:
     """A series' name that says it is a metric people print, word for word (`loss`, `val_acc1`,
