@@ -1,0 +1,16 @@
+# Source: https://github.com/dandelin/ViLT/blob/762fd3975c180db6fc88f577cf39549983fa373a/vilt/datamodules/nlvr2_datamodule.py (copied unchanged below this line)
+from vilt.datasets import NLVR2Dataset
+from .datamodule_base import BaseDataModule
+
+
+class NLVR2DataModule(BaseDataModule):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+
+    @property
+    def dataset_cls(self):
+        return NLVR2Dataset
+
+    @property
+    def dataset_name(self):
+        return "nlvr2"

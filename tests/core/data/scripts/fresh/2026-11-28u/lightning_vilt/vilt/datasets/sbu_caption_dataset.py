@@ -1,0 +1,20 @@
+# Source: https://github.com/dandelin/ViLT/blob/762fd3975c180db6fc88f577cf39549983fa373a/vilt/datasets/sbu_caption_dataset.py (copied unchanged below this line)
+from glob import glob
+from .base_dataset import BaseDataset
+
+
+class SBUCaptionDataset(BaseDataset):
+    def __init__(self, *args, split="", **kwargs):
+        assert split in ["train", "val", "test"]
+        if split == "test":
+            split = "val"
+
+        if split == "train":
+            names = [f"sbu_{i}" for i in range(9)]
+        elif split == "val":
+            names = []
+
+        super().__init__(*args, **kwargs, names=names, text_column_name="caption")
+
+    def __getitem__(self, index):
+        return self.get_suite(index)
