@@ -13,8 +13,7 @@ its rows. `fresh/2026-11-27.txt`, `fresh/2026-11-27b.txt`, `fresh/2026-11-27c.tx
 `fresh/2026-11-27g.txt`, `fresh/2026-11-27h.txt`, `fresh/2026-11-27i.txt`,
 `fresh/2026-11-27j.txt`, `fresh/2026-11-27k.txt`, `fresh/2026-11-27l.txt`,
 `fresh/2026-11-28n.txt`, `fresh/2026-11-28o.txt`, `fresh/2026-11-28p.txt`,
-`fresh/2026-11-28q.txt`, `fresh/2026-11-28r.txt`, `fresh/2026-11-28s.txt` and
-`fresh/2026-11-28t.txt`, held-out sets each scored once (fresh/README.md), were then folded
+`fresh/2026-11-28q.txt`, `fresh/2026-11-28r.txt` and `fresh/2026-11-28s.txt`, held-out sets each scored once (fresh/README.md), were then folded
 into the dev half whole: the random split covers the two files above only. Scores: loss right (over lines with a training loss), step right
 and epoch right (over lines that name one), and how many lines with no training loss gave one.
 """
@@ -53,7 +52,6 @@ FILES = (
     "fresh/2026-11-28q.txt",
     "fresh/2026-11-28r.txt",
     "fresh/2026-11-28s.txt",
-    "fresh/2026-11-28t.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
