@@ -247,7 +247,16 @@ class ScriptFacts:
         if m.aliases.get(local, local).rpartition(".")[2] != getattr(fn, "name", ""):
             return False  # passed as an argument to the call, not called by it
         home = self.module_of[fn].file
-        return another(local, m.file, m.aliases, home, self.own_functions.keys())
+        return another(local, m.file, m.aliases, home, self._homes)
+
+    @cached_property
+    def _homes(self) -> dict[str, list[str]]:
+        """Each top-level function's name → the files that define one (read once)."""
+        homes: dict[str, list[str]] = {}
+        for key in self.own_functions:
+            file, _, name = key.rpartition("::")
+            homes.setdefault(name, []).append(file)
+        return homes
 
     def _class_of(self, node: ast.AST) -> ast.ClassDef | None:
         current = self.parents.get(node)

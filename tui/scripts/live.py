@@ -5,7 +5,7 @@ nothing names never runs, whatever other class has a method of the same name."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
@@ -86,22 +86,23 @@ def exported(assignments: Sequence[ast.Assign]) -> set[str]:
 
 
 def another(
-    local: str, file: str, aliases: dict[str, str], home: str, own: Collection[str]
+    local: str, file: str, aliases: dict[str, str], home: str, homes: Mapping[str, list[str]]
 ) -> bool:
     """Whether a plain call `local(…)` in `file` calls a function of another module than
-    `home`: `file` defines its own (`file::name` in `own`), or imports the name from a module
-    of the code folder that defines one. An import from elsewhere (a package re-exporting it,
-    a star import) may be `home`'s: not another."""
+    `home`: `file` defines its own (`homes`: each top-level function's name → the files that
+    define one), or imports the name from a module of the code folder that defines one. An
+    import from elsewhere (a package re-exporting it, a star import) may be `home`'s: not
+    another."""
     if file == home:
         return False
     full = aliases.get(local)
     if full is None:
-        return f"{file}::{local}" in own
+        return file in homes.get(local, ())
     module, _, name = full.rpartition(".")
     path = module.replace(".", "/")
     for candidate in (f"{path}.py", f"{path}/__init__.py"):
-        defining = [k for k in own if k.endswith(f"{candidate}::{name}")]
-        if f"{home}::{name}" in defining:
+        defining = [f for f in homes.get(name, ()) if f == candidate or f.endswith(f"/{candidate}")]
+        if home in defining:
             return False
         if defining:
             return True
