@@ -58,7 +58,10 @@ async def redraw(points: int, decimated: bool, rounds: int = 20) -> dict[str, fl
     series = make_series(points)
     original = chart_module.DecimationCache.points
     if not decimated:
-        chart_module.DecimationCache.points = lambda self, s, buckets: (list(s.xs), list(s.ys))
+        chart_module.DecimationCache.points = lambda self, s, buckets, by_index=False: (
+            list(s.ns if by_index else s.xs),
+            list(s.ys),
+        )
     try:
         async with PaneApp().run_test(size=(120, 40)) as pilot:
             pane = pilot.app.query_one(MetricsPane)

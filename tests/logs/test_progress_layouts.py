@@ -86,3 +86,18 @@ def test_a_bordered_table_gives_its_counters_not_its_parts() -> None:
     tracker = ProgressTracker()
     tracker.feed(["|             Epoch |              33 |", "|    loss |   0.52 |"] * 2, now=0.0)
     assert list(tracker.series["loss"].ys) == [0.52, 0.52]
+
+
+@pytest.mark.parametrize(
+    "before",
+    ["Step | Training Loss | Validation Loss", "epoch\tloss\tacc", "Epoch  GPU_mem  box_loss"],
+)
+def test_rows_under_a_new_header_read_as_if_their_shape_were_new(before: str) -> None:
+    # the same comma rows, first under another table's header (no rows of it then), then under
+    # their own `epoch,step,loss` header: every row is a point, the first one too (a plan learned
+    # under the first header once read it as nothing)
+    rows = ["1,100,2.5", "1,200,2.25", "2,300,2.0"]
+    tracker = ProgressTracker()
+    tracker.feed([before, *rows, "epoch,step,loss", *rows])
+    loss = tracker.series["loss"]
+    assert (list(loss.xs), list(loss.ys)) == ([100.0, 200.0, 300.0], [2.5, 2.25, 2.0])

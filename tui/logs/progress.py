@@ -63,8 +63,11 @@ class LineReader:
             if len(line) > MAX_LINE:
                 return None
             if state.header is None:
-                if _has_digit(line) is None:
-                    return read_line(line, state)  # no number: at most a table's header
+                if _has_digit(line) is None:  # no number: at most a table's header
+                    found = read_line(line, state)
+                    if state.header is not None:
+                        self.shapes.forget()  # plans read lines as if there were none
+                    return found
                 if not hinted(line):
                     if (said := phase(line)) is not None:  # `2024-… INFO Validation`
                         state.evaluating = said

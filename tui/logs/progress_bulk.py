@@ -198,6 +198,8 @@ class BulkReader:
         if steps is not None and plan.stamped:
             tracker.printed_run(steps, lambda k: stamp(run[k].decode()))
         state.evaluating = plan.after
+        if plan.sets_total and (last := _last_count(run, plan.total)) is not None:
+            state.total = last
         if plan.column is not KEEP:
             state.column = plan.column
         if epochs is not None:

@@ -66,9 +66,12 @@ _UNIT_COUNT = re.compile(
 )
 """`200/ 2983 batches`, `40/100 steps`: a count named by the unit after it (batches count
 within the epoch); epochs only leading the line or announced (`Completed 1/1000 epochs`)."""
-_TAIL_COUNT = re.compile(r"(?<=\s)\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\]\s*$")
-"""`loss: 0.711220  accuracy: 46.0 [   50/66045]`: a bracketed count with no word, ending the
-line after its values (the samples seen of the epoch's)."""
+_TAIL_COUNT = re.compile(
+    r"(?:(?P<lead>^\s*[\[(])|(?<=\s)\[)\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*[\])]"
+    r"(?(lead)\s+(?=[A-Za-z])|\s*$)"
+)
+"""`loss: 0.711  acc: 46.0 [   50/66045]`, `(1/62) LR: … | Loss: 0.513`: a bracketed count with
+no word, ending the line after its values or opening it (the samples or batches of the epoch)."""
 _ROW_LEAD = re.compile(rf"^(?P<i>\d+)(?:\s+\|\s|:\s+{_KEY_AHEAD})")
 """`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number;
 `300:\tlearn: 0.155\ttest: 0.138`: a bare whole number and a colon leading `key: value` pairs."""
@@ -214,7 +217,7 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
     if not counted and "|" in text and (m := _UNIT_CELL.search(text)):
         within = m["unit"][0].lower() == "b"
         found.count(9 if within else 2, int(m["i"]), None, within, (_at(m, "i", offset), None))
-    elif not counted and found.step is None and "[" in text and (m := _TAIL_COUNT.search(text)):
+    elif not counted and found.step is None and "/" in text and (m := _TAIL_COUNT.search(text)):
         spans = (_at(m, "i", offset), _at(m, "n", offset))
         found.count(8, int(m["i"]), int(m["n"]), position=True, spans=spans)
     if ("at " in text and (m := _AT_COUNT.search(text))) or (
@@ -299,40 +302,6 @@ def _two_values(key: str, first: float, after: re.Match, found: Found, note: str
     elif first.is_integer() and first >= 0:
         found.count(8, int(first), None, spans=(spans[0], None))
         found.pairs.append((key, second, note, spans[1]))
-
-
-def prove_counts(found: Found, counts: dict[str, float], line: str) -> None:
-    """`key N value` (`Train loss 3 9.564240 Grad Norm 13.827114`): N is the count the line is
-    at and the value the key's once proven, else neither is read. Proven by the stream (N a
-    whole number above the last line's N for that key, the value not whole: a loss that counts
-    up in whole numbers is none; `counts` holds each key's last N) or by the line's format (N
-    printed with no point, the value with as many decimals as another metric of the line)."""
-    for key, first, second, note, at, span in found.unsure:
-        last = counts.get(key)
-        if len(counts) < 64 or last is not None:
-            counts[key] = first
-        stream = last is not None and first > last and not second.is_integer()
-        if not first.is_integer() or not (stream or _same_format(line, at, span, found)):
-            continue
-        found.count(8, int(first), None, spans=(at, None))
-        found.pairs.append((key, second, note, span))
-
-
-def _same_format(line: str, at: Span, span: Span, found: Found) -> bool:
-    """The number at `at` has no point, and the one at `span` as many decimals as a metric's."""
-    if at is None or span is None or "." in line[at[0] : at[1]]:
-        return False
-    decimals = _decimals(line[span[0] : span[1]])
-    return decimals > 0 and any(
-        s is not None and _decimals(line[s[0] : s[1]]) == decimals for *_, s in found.pairs
-    )
-
-
-def _decimals(text: str) -> int:
-    """Digits after the point of a number printed plainly (0: none, or an exponent)."""
-    if "." not in text or "e" in text or "E" in text:
-        return 0
-    return len(text) - text.index(".") - 1
 
 
 def _unit_count(m: re.Match, found: Found, offset: int) -> None:

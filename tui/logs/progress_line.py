@@ -48,11 +48,18 @@ from tui.logs.progress_fields import (
     GLUED_BAR,
     WORD,
     Found,
-    prove_counts,
     text_fields,
 )
 from tui.logs.progress_gate import DIGIT, MAX_LINE, hinted, phase, settings
-from tui.logs.progress_table import Header, is_header, table_row
+from tui.logs.progress_stream import (
+    StreamState,
+    eval_lead,
+    own_count,
+    prove_counts,
+    set_keys,
+    train_lead,
+)
+from tui.logs.progress_table import is_header, table_row
 from tui.logs.progress_time import clock, stamp
 
 _LEAD_COUNT = re.compile(r"^\s*(?P<i>\d+)/(?P<n>\d+)\s+(?:\[|━|-\s)")
@@ -118,37 +125,6 @@ class Progress:
     def val_loss(self) -> float | None:
         """The evaluation loss the line reports."""
         return self.values.get("val_loss")
-
-
-class StreamState:
-    """What a log stream said before this line: a table header, an evaluation phase, the epoch."""
-
-    __slots__ = (
-        "column",
-        "counts",
-        "epoch",
-        "evaluating",
-        "found",
-        "header",
-        "shift",
-        "whole_loss",
-    )
-
-    def __init__(self) -> None:
-        self.header: Header | None = None
-        self.evaluating = False
-        self.epoch: float | None = None
-        self.found: Found | None = None
-        """The fields of the last line read, with where their numbers stood."""
-        self.shift: int | None = None
-        """How far the last line's fields are from its start (None: escape codes were cut)."""
-        self.column: tuple[int | None, str | None] | None = None
-        """Where the last line's `:` stood and its bullet, if it was one `key: value` alone."""
-        self.counts: dict[str, float] = {}
-        """The first of a key's two bare numbers (`Train loss 3 9.56`), by key, last line."""
-        self.whole_loss = False
-        """The stream has printed a whole loss (`total loss: 4119.9`, `Loss 0.3977 (0.6083)`): a
-        part alone on a later line (`conf loss: 16.6`) is one term of it, not the loss."""
 
 
 def read_line(line: str, state: StreamState | None = None) -> Progress | None:
@@ -271,14 +247,16 @@ def _bar(line: str, state: StreamState | None) -> Progress | None:
 def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Progress | None:
     if found.unsure and state is not None:
         prove_counts(found, state.counts, line)
-    sets = _set_keys(found)
+    sets = set_keys(found)
     sets = frozenset() if sets and names.measures_no_loss(line) else sets  # `Acc → Train: 1.0`
-    evaluating = found.evaluating or _eval_lead(line, found, sets)
+    evaluating = found.evaluating or eval_lead(line, found, sets)
     has_counter = found.step is not None or found.epoch is not None
     if state is not None:
         if evaluating and kind != "dict":
             state.evaluating = True
-        elif has_counter or _train_lead(line):
+        elif state.evaluating and kind != "dict" and own_count(found, state, line):
+            evaluating = True  # `step 10/88` after `Eval begin...`: training counts to 614
+        elif has_counter or train_lead(line):
             state.evaluating = False
         elif state.evaluating and kind != "dict":
             evaluating = True
@@ -314,14 +292,14 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
         found.step = found.total = None  # a number leading no metric (`[3] Loading …`)
     loss_name = names.pick_loss(values)
     aligned = _aligned(line, found, state)
-    if _lone_part(loss_name, values, found) and (
-        aligned or found.member or (state and state.whole_loss)
+    if _part(loss_name, found) and (
+        (len(values) == 1 and (aligned or found.member)) or (state and state.whole_loss)
     ):
         loss_name = None  # one objective of a report printed a metric a line: not the total
     if state is not None:
         state.whole_loss |= loss_name is not None and names.is_whole_loss(loss_name)
     if loss_name is None and kind != "table":
-        loss_name = names.pick_train_error(values, _train_lead(line))
+        loss_name = names.pick_train_error(values, train_lead(line))
     total = values.pop("total", None) if kind != "table" and not found.structured else None
     if (
         loss_name is None
@@ -355,8 +333,10 @@ def _finish(found: Found, line: str, state: StreamState | None, kind: str) -> Pr
     )
     if not values and found.step is None and found.epoch is None and not diverged:
         return None
-    if set(values) <= {"lr", "base_lr"} and found.step is None and found.epoch is None:
+    if set(values) <= {"lr", "base_lr"} and not has_counter and not diverged:
         return None
+    if state is not None and not evaluating and found.total is not None:
+        state.total = found.total  # what training counts to (a plan sets it as this does)
     bar_epoch = _bar_epoch(line)
     return Progress(
         values,
@@ -397,22 +377,13 @@ def _aligned(line: str, found: Found, state: StreamState | None) -> bool:
     )
 
 
-def _lone_part(name: str | None, values: dict[str, float], found: Found) -> bool:
-    """`name`, a part of the loss (not the whole), is the line's one metric, with no counter."""
+def _part(name: str | None, found: Found) -> bool:
+    """`name`, a part of the loss (not the whole), on a line with no counter: alone, or where
+    the stream prints its whole loss elsewhere (`Loss: 44.7` then `Mel Loss: 6.7, MSE: 2.5`)."""
     return (
-        name is not None and len(values) == 1 and found.step is None and found.epoch is None
+        name is not None and found.step is None and found.epoch is None
         and not names.is_whole_loss(name)
     )  # fmt: skip
-
-
-def _set_keys(found: Found) -> frozenset[str]:
-    """Keys that name only a data set, where the line names both a training and an evaluation
-    one (`learn: 0.155  test: 0.138`): each is the line's one measure, the loss, on that set."""
-    if len(found.pairs) < 2:
-        return frozenset()
-    keys = {k.lower() for k, *_ in found.pairs}
-    train, evaluation = keys & names.TRAIN_WORDS, keys & names.EVAL_WORDS
-    return frozenset(train | evaluation) if train and evaluation else frozenset()
 
 
 def _index(found: Found, kind: str) -> int | None:
@@ -425,24 +396,3 @@ def _index(found: Found, kind: str) -> int | None:
 
 def _bar_epoch(line: str) -> bool:
     return bool(re.fullmatch(r"Epoch \d+/\d+", line))
-
-
-def _eval_lead(line: str, found: Found, sets: frozenset[str]) -> bool:
-    """The line's lead (before its first metric) names an evaluation phase."""
-    cut = len(line)
-    for key, *_ in found.pairs:
-        if names.is_known(key.lower()) or key.lower() in sets:
-            at = line.find(key)
-            cut = at if at >= 0 else cut
-            break
-    lead = line[:cut]
-    return any(w.lower() in names.EVAL_WORDS for w in WORD.findall(lead))
-
-
-def _train_lead(line: str) -> bool:
-    """The line's head says it reports training: a word of its own (`[Training]`, `Train:`),
-    not part of a logger's or module's name (`ngboost_train - INFO - RMSE: …`)."""
-    return any(m[0].lower() in names.TRAIN_WORDS for m in _OWN_WORD.finditer(line[:80]))
-
-
-_OWN_WORD = re.compile(r"(?<!\w)(?<!\w\.)[A-Za-z]+(?!\w|\.\w)")

@@ -13,8 +13,8 @@ import re
 from functools import lru_cache
 
 EVAL_WORDS = frozenset(
-    {"val", "valid", "validation", "validate", "validating", "eval", "evaluation", "evaluate",
-     "evaluating", "test", "testing", "dev", "heldout", "cv"}
+    {"val", "vali", "valid", "validation", "validate", "validating", "eval", "evaluation",
+     "evaluate", "evaluating", "test", "testing", "dev", "heldout", "cv"}
 )  # fmt: skip
 """A key or a line's lead with one of these words reports evaluation, not training."""
 TRAIN_WORDS = frozenset({"train", "training", "trn", "learn"})

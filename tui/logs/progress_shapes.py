@@ -53,6 +53,7 @@ class _Plan:
         "is_ascii",
         "left",
         "rate",
+        "sets_total",
         "stamped",
         "step",
         "template",
@@ -103,6 +104,8 @@ class _Plan:
         self.after = False
         self.column = column_after(state)
         self.checks = 0
+        self.sets_total = p.total is not None and state.total == p.total
+        """Training's line with its count's total: the stream's `total` is its (as read in full)."""
 
     def fits(self, line: str) -> bool:
         return all(line.startswith(digits, at) for at, digits in self.fixed)
@@ -119,6 +122,8 @@ class _Plan:
             epoch = None
         step = _count(line, self.step) if self.step else None
         total = _count(line, self.total) if self.total else None
+        if self.sets_total and total is not None:
+            state.total = total
         epochs = _count(line, self.epochs) if self.epochs else None
         index = None
         if self.index == "epoch" or (
@@ -205,6 +210,13 @@ class ShapeCache:
         }
         """The trusted plans by the stream's state (evaluating, no epoch yet), then by shape."""
 
+    def forget(self) -> None:
+        """Drop every plan: past the limit, or when the stream's table header changes (a plan
+        learned under one header, or none, may not read a line under another as in full)."""
+        self._plans.clear()
+        for plans in self.trusted.values():
+            plans.clear()  # in place: tui/logs/progress_bulk.py holds these dicts
+
     def read(self, line: str, state: StreamState) -> Progress | None:
         key = (
             line.encode("utf-8", "surrogatepass").translate(SHAPE),
@@ -222,11 +234,14 @@ class ShapeCache:
         if plan is None:
             # a line that names a table's columns is read in full each time: it sets the header
             changed = state.header is not header
-            self._plans[key] = _FULL if changed else self._plan(line, found, carried, state)
+            if changed and state.header != header:
+                self.forget()
+            counted = key[1] and found is not None and found.total is not None
+            # an evaluation's count is read against what training's runs to: read in full
+            full = changed or counted
+            self._plans[key] = _FULL if full else self._plan(line, found, carried, state)
             if len(self._plans) > self.limit:
-                self._plans.clear()
-                for plans in self.trusted.values():
-                    plans.clear()
+                self.forget()
             return found
         mirror = StreamState()
         mirror.epoch, mirror.evaluating = carried, key[1]

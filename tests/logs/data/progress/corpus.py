@@ -8,14 +8,9 @@ random into a dev half (read while writing rules) and a test half (only its scor
 its expected training loss taken from the metrics it lists (`loss`, else `train_loss`, `lm_loss`,
 `total_loss`), and a `Test set:` summary counted as evaluation. `split.txt` says which half each
 stream is in: a stream (one `## source:` block) is never divided, so a table's header stays with
-its rows. `fresh/2026-11-27.txt`, `fresh/2026-11-27b.txt`, `fresh/2026-11-27c.txt`,
-`fresh/2026-11-27d.txt`, `fresh/2026-11-27e.txt`, `fresh/2026-11-27f.txt`,
-`fresh/2026-11-27g.txt`, `fresh/2026-11-27h.txt`, `fresh/2026-11-27i.txt`,
-`fresh/2026-11-27j.txt`, `fresh/2026-11-27k.txt`, `fresh/2026-11-27l.txt`,
-`fresh/2026-11-28n.txt`, `fresh/2026-11-28o.txt`, `fresh/2026-11-28p.txt`,
-`fresh/2026-11-28q.txt`, `fresh/2026-11-28r.txt` and `fresh/2026-11-28s.txt`, held-out sets each scored once (fresh/README.md), were then folded
-into the dev half whole: the random split covers the two files above only. Scores: loss right (over lines with a training loss), step right
-and epoch right (over lines that name one), and how many lines with no training loss gave one.
+its rows. The `fresh/` files of `FILES`, held-out sets each scored once (fresh/README.md), were
+then folded into the dev half whole: the random split covers `SPLIT` only. Scores: loss right
+(over lines with a training loss), step right and epoch right (over lines that name one), and how many lines with no training loss gave one.
 """
 
 from __future__ import annotations
@@ -52,6 +47,8 @@ FILES = (
     "fresh/2026-11-28q.txt",
     "fresh/2026-11-28r.txt",
     "fresh/2026-11-28s.txt",
+    "fresh/2026-11-28t.txt",
+    "fresh/2026-11-28u.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
