@@ -56,7 +56,12 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     # a script that trains nothing (no optimizer, no backward pass, no fit) has no weights to
     # broadcast nor gradients to average: no finding it cannot prove
     delegated = _through_another_library(src) or not src.has(*_TRAINS)
-    if not src.has(*_BROADCASTS) and not _seeded(src) and not delegated:
+    broadcast = (
+        src.has(*_BROADCASTS)
+        or _seeded(src)
+        or _by_hand(src, "broadcast", ("parameters", "state_dict"))
+    )
+    if not broadcast and not delegated:
         yield src.finding(
             None,
             f"the initial weights are never broadcast from rank 0: the {plan.world} ranks "
@@ -71,7 +76,7 @@ def hvd_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         "DistributedTrainer",
         "allreduce",
     )
-    if not src.has(*averaged) and not delegated:
+    if not src.has(*averaged) and not delegated and not _by_hand(src, "allreduce", ("grad",)):
         yield src.finding(
             None,
             "the optimizer is not wrapped in hvd.DistributedOptimizer: gradients are never "
@@ -93,6 +98,30 @@ def _through_another_library(src: ScriptFacts) -> bool:
     return any(
         "Hvd" in name.split(".")[-1] and not name.startswith(("hvd.", "horovod."))
         for name, _ in src.calls
+    )
+
+
+def _by_hand(src: ScriptFacts, collective: str, words: tuple[str, ...]) -> bool:
+    """Horovod's own collective, run by a function of the code that is called with the model's
+    weights or its gradients (`broadcast_tensors([p.data for p in model.parameters()], 0)`,
+    whose body calls `hvd.broadcast_`; `all_reduce_and_rescale_tensors(grads, 1)`, which
+    calls `hvd.allreduce_`): broadcast or averaged by hand."""
+    outer = set()
+    for name, call in src.calls:
+        if name.startswith("horovod") and (
+            name.rpartition(".")[2].rstrip("_").removesuffix("_async") == collective
+        ):
+            fn, current = None, src.parents.get(call)
+            while current is not None:  # the outermost function around it
+                fn = current if isinstance(current, ast.FunctionDef) else fn
+                current = src.parents.get(current)
+            if fn is None:
+                return True  # at the top of a module
+            outer.add(fn)
+    return any(
+        any(w in ast.unparse(arg) for arg in call.args for w in words)
+        for fn in outer
+        for call in src.callers(fn)
     )
 
 

@@ -60,6 +60,38 @@ def _origins(src: ScriptFacts, at: ast.AST, name: ast.Name, depth: int) -> list[
     return found
 
 
+def _per_example(src: ScriptFacts, call: ast.Call) -> bool:
+    """In what a data set's `__getitem__` runs (`get_audio(filename)`, reached from it through
+    `self.…()` calls): a cache of one example (`spec.pt` beside its `.wav`); each rank writes
+    the examples of its own share, so no two write one file at once. (A whole set's
+    preprocessing, run from `__init__`, is not: every rank writes the same file.)"""
+    fn, current = None, src.parents.get(call)
+    while current is not None and not isinstance(current, ast.ClassDef):
+        if fn is None and isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
+            fn = current
+        current = src.parents.get(current)
+    if fn is None or current is None:
+        return False
+    if not any(dotted(b).split(".")[-1].endswith("Dataset") for b in current.bases):
+        return False
+    methods = {m.name: m for m in current.body if isinstance(m, ast.FunctionDef)}
+    reached, todo = set(), ["__getitem__"]
+    while todo:
+        name = todo.pop()
+        if name in reached or name not in methods:
+            continue
+        reached.add(name)
+        todo += [
+            c.func.attr
+            for c in ast.walk(methods[name])
+            if isinstance(c, ast.Call)
+            and isinstance(c.func, ast.Attribute)
+            and isinstance(c.func.value, ast.Name)
+            and c.func.value.id == "self"
+        ]
+    return fn.name in reached
+
+
 def _per_rank(call: ast.Call) -> bool:
     """A path named by the rank (`f"ckpt_{rank}.pt"`): each rank writes its own file."""
     return any(
@@ -288,7 +320,7 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue
         if _own_file(src, plan, call) or _made_on_one_rank(src, call) or _downloading(src, call):
             continue
-        if _into_memory(src, call) or _a_parameter(src, call):
+        if _into_memory(src, call) or _a_parameter(src, call) or _per_example(src, call):
             continue
         if any(_alternatives(src, call, other) for other in said) or _copy_of(call, said):
             continue

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tui.scripts.finding import Finding, ScriptProblem
 from tui.scripts.live import another, exported, live_functions
+from tui.scripts.rank_tests import mentions_rank, returns_unless_rank
 from tui.scripts.reach import skips
 from tui.scripts.syntax import dotted, plain, statements
 
@@ -234,8 +235,8 @@ class ScriptFacts:
             }
             inits = [c for c in calls if getattr(self._class_of(c), "name", None) in subclasses]
             return [*inits, *(c for c in self.callers(owner) if self._class_of(c) is not owner)]
-        if isinstance(owner, ast.ClassDef):
-            return list(calls)
+        if isinstance(owner, ast.ClassDef):  # `self.save()` in another class is its own
+            return [c for c in calls if not self._own_method_of_another(c, owner)]
         return [c for c in calls if not self._method_call(c, name) and not self._another(c, fn)]
 
     def _another(self, call: ast.Call, fn: ast.AST) -> bool:
@@ -263,6 +264,21 @@ class ScriptFacts:
         while current is not None and not isinstance(current, ast.ClassDef):
             current = self.parents.get(current)
         return current
+
+    def _own_method_of_another(self, call: ast.Call, owner: ast.ClassDef) -> bool:
+        """`self.name(…)` inside a class that is not `owner` nor related to it by its bases."""
+        f = call.func
+        if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name)):
+            return False
+        if f.value.id not in ("self", "cls"):
+            return False
+        other = self._class_of(call)
+        if other is None or other is owner:
+            return False
+        bases = {dotted(b).split(".")[-1] for b in other.bases}
+        return owner.name not in bases and other.name not in {
+            dotted(b).split(".")[-1] for b in owner.bases
+        }
 
     def _method_call(self, call: ast.Call, name: str) -> bool:
         f, aliases = call.func, self.module_of[call].aliases
@@ -345,68 +361,53 @@ class ScriptFacts:
         function whose every caller is so guarded: a guard in the caller covers the callee (a
         caller `off` says the plan never reaches needs none)."""
         current, child, words = self.parents.get(node), node, self.rank_words
+        if self._rebound_by_rank(node):
+            return True
         while current is not None:
             if isinstance(current, ast.If | ast.IfExp) and mentions_rank(current.test, words):
                 return True
             if isinstance(current, _FUNCTIONS):
                 if any(mentions_rank(d) for d in current.decorator_list):
                     return True  # @rank_zero_only
-                if _returns_unless_rank(current.body, child, words):
+                if returns_unless_rank(current.body, child, words):
                     return True
                 callers = self.callers(current)
+                if not callers and self._callers.get(current.name):
+                    return True  # called by its name only as other classes' own methods: never
                 if depth and callers:  # a caller that cannot reach `node` needs no guard
                     reach = [c for c in callers if not skips(current, node, c, self.parents)]
                     reach = [c for c in reach if off is None or not off(c)]
                     return all(self.guarded_by_rank(c, depth - 1, off) for c in reach)
                 return False
             body = getattr(current, "body", None)
-            if (
-                isinstance(body, list)
-                and child in body
-                and _returns_unless_rank(body, child, words)
-            ):
+            if isinstance(body, list) and child in body and returns_unless_rank(body, child, words):
                 return True
             current, child = self.parents.get(current), current
         return False
 
-
-def _returns_unless_rank(body: list[ast.stmt], child: ast.AST, words: set[str]) -> bool:
-    """`if not is_main: return` before `child` in the same block."""
-    for stmt in body:
-        if stmt is child:
+    def _rebound_by_rank(self, node: ast.AST) -> bool:
+        """`saver.save(…)` where `saver` is bound again under a rank test before the call
+        (`if hvd.rank() == 0: saver = ModelSaver(…) else: saver = NoOp()`): what the call
+        does depends on the rank, as inside an `if`."""
+        func = getattr(node, "func", None)
+        if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
             return False
-        if (
-            isinstance(stmt, ast.If)
-            and mentions_rank(stmt.test, words)
-            and isinstance(stmt.body[-1], ast.Return | ast.Continue)
-        ):
-            return True
-    return False
-
-
-_RANK_WORDS = ("rank", "is_main", "main_process", "main_node", "chief", "global_zero",
-               "process_zero", "is_primary", "local_primary", "master")  # fmt: skip
-
-
-def mentions_rank(test: ast.AST, also: set[str] | frozenset[str] = frozenset()) -> bool:
-    """A test about which process this is: a rank, the main process, or GPU 0 of the node."""
-    for node in ast.walk(test):
-        if isinstance(node, ast.Compare) and _first_gpu(node):
-            return True
-        text = ""
-        if isinstance(node, ast.Name):
-            text = node.id
-        elif isinstance(node, ast.Attribute):
-            text = node.attr
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = node.value
-        if text in also or any(word in text.lower() for word in _RANK_WORDS):
-            return True
-    return False
-
-
-def _first_gpu(test: ast.Compare) -> bool:
-    """`gpu_id == 0`, `args.gpu == 0`: the node's first process."""
-    names = [test.left, *test.comparators]
-    zero = any(isinstance(n, ast.Constant) and n.value == 0 for n in names)
-    return zero and any("gpu" in dotted(n).lower() for n in names)
+        name, fn = func.value.id, self.parents.get(node)
+        while fn is not None and not isinstance(fn, (*_FUNCTIONS, ast.Module)):
+            fn = self.parents.get(fn)
+        if fn is None:
+            return False
+        for test in ast.walk(fn):
+            if (
+                isinstance(test, ast.If)
+                and test.lineno < node.lineno
+                and mentions_rank(test.test, self.rank_words)
+                and any(
+                    isinstance(t, ast.Name) and t.id == name
+                    for s in ast.walk(test)
+                    if isinstance(s, ast.Assign)
+                    for t in s.targets
+                )
+            ):
+                return True
+        return False

@@ -42,12 +42,30 @@ def _spelled_head(node: ast.AST) -> str | None:
     return None
 
 
+def _overridden(src: ScriptFacts) -> bool:
+    """The parsed arguments are set again from a file the code reads (`for k, v in
+    json.load(f).items(): setattr(args, k, v)`, `vars(args).update(config)`): any option's
+    value may come from there, so no default can be said to reach a use."""
+    return any(
+        (name == "setattr" and len(call.args) == 3 and not isinstance(call.args[1], ast.Constant))
+        or (name.endswith(".update") and ("__dict__" in name or _vars_of(call)))
+        for name, call in src.calls
+    )
+
+
+def _vars_of(call: ast.Call) -> bool:
+    """`vars(args).update(…)`."""
+    func = call.func
+    inner = func.value if isinstance(func, ast.Attribute) else None
+    return isinstance(inner, ast.Call) and dotted(inner.func) == "vars"
+
+
 def _foreign(path: str) -> bool:
     return (path.rstrip("/") + "/").startswith(_FOREIGN)
 
 
 def value_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
-    if plan.flow is None:
+    if plan.flow is None or _overridden(src):
         return
     said: set[tuple[str, str]] = set()
     for name, call in src.calls:

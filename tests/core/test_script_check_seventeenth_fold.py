@@ -1,0 +1,52 @@
+"""What the twenty-first and twenty-second fresh sets (2026-11-28u, v, folded into the corpus)
+taught the script check: Horovod's collectives called by hand in a helper broadcast and average
+(`hvd.broadcast_`, `hvd.allreduce_`); an object bound again under a rank test (`model_saver =
+NoOp()` off rank 0) does its work on one rank; `self.save()` in one class does not call another
+class's `save`; what a data set's `__getitem__` writes is one example's cache; and arguments set
+again from a config file (`setattr(args, k, v)`) leave no default provable. Run on the corpus
+scripts they came from, as they are and as a reader would change them."""
+
+from __future__ import annotations
+
+from tests.core.test_script_check_fourth_fold import check, lines
+
+HERO = "horovod_hero_tvqa/train_videoQA.py"
+UNITER = "horovod_uniter_vqa/train_vqa.py"
+
+
+def test_collectives_called_by_hand_in_a_helper_broadcast_and_average():
+    # linjieli222/HERO: broadcast_tensors(...) and all_reduce_and_rescale_tensors(...) of
+    # utils/distributed.py call hvd.broadcast_ and hvd.allreduce_
+    found = check(HERO)
+    assert lines(found, "horovod_no_broadcast") == []
+    assert lines(found, "horovod_no_distributed_optimizer") == []
+    unbroadcast = check(
+        HERO, ("    broadcast_tensors([p.data for p in model.parameters()], 0)", "    pass")
+    )
+    assert lines(unbroadcast, "horovod_no_broadcast") == [None]
+
+
+def test_an_object_bound_again_under_a_rank_test_writes_on_one_rank():
+    # HERO: `if hvd.rank() == 0: model_saver = ModelSaver(…) else: model_saver = NoOp()`; the
+    # TrainingRestorer's own `self.save()` is not ModelSaver.save's caller
+    assert 131 not in lines(check(HERO), "unguarded_write", "utils/save.py")
+    every_rank = check(HERO, ("    if hvd.rank() == 0:\n", "    if True:\n"))
+    assert 131 in lines(every_rank, "unguarded_write", "utils/save.py")
+
+
+def test_what_a_data_sets_getitem_writes_is_one_examples_cache():
+    # daniilrobnikov/vits2 and myshell-ai/MeloTTS: get_audio(filename) saves `.spec.pt` beside
+    # its `.wav`; OpenLMLab/LOMO's data set saves the whole preprocessed split from __init__
+    assert lines(check("pytorch_vits2_ljs/train.py"), "unguarded_write", "data_utils.py") == []
+    melo = check("pytorch_melotts/melo/train.py")
+    assert lines(melo, "unguarded_write", "melo/data_utils.py") == []
+    lomo = check("pytorch_lomo/src/train_lomo.py")
+    assert lines(lomo, "unguarded_write", "src/mydatasets.py") == [95]
+
+
+def test_arguments_set_again_from_a_config_file_leave_no_default_provable():
+    # ChenRocks/UNITER: parse_with_config sets every key of --config's JSON on the arguments,
+    # --model_config among them; parsed plainly, its None default reaches open()
+    assert lines(check(UNITER), "default_path_none") == []
+    plain = check(UNITER, ("args = parse_with_config(parser)", "args = parser.parse_args()"))
+    assert lines(plain, "default_path_none", "utils/save.py") == [28]
