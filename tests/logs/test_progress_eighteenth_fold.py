@@ -1,9 +1,10 @@
-"""Layouts of the twenty-first fresh set (2026-11-28u) folded into the corpus's dev half (issue
-37): evaluation told by what its count runs to (an evaluation block's `i/n`), a part of the loss
-beside other measures once the stream has printed its whole loss, `vali` as an evaluation word,
-`(i/n)` opening a line, and a loss printed only as `nan`. Each line is from a stream of
-tests/logs/data/progress/fresh/2026-11-28u.txt (or 2026-11-27l.txt, 2026-11-28t.txt), as printed
-(the source is named beside it)."""
+"""Layouts of the twenty-first and twenty-second fresh sets (2026-11-28u, v) folded into the
+corpus's dev half (issue 37): evaluation told by what its count runs to (an evaluation block's
+`i/n`), a part of the loss beside other measures once the stream has printed its whole loss,
+`vali` as an evaluation word, `(i/n)` opening a line, a loss printed only as `nan`, a source
+file's name in a line's lead, and `after N epochs`. Each line is from a stream of
+tests/logs/data/progress/fresh/2026-11-28u.txt or v.txt (or 2026-11-27l.txt, 2026-11-28t.txt),
+as printed (the source is named beside it)."""
 
 from __future__ import annotations
 
@@ -86,3 +87,20 @@ def test_a_loss_printed_only_as_nan_is_a_divergence():
     # ByeByeChen/st-gcn-master-improved output/log.txt (2026-11-28t.txt#18)
     p = parse_line("[03.24.23|09:56:31] \tmean_loss: nan")
     assert p is not None and p.diverged and not any(map(math.isfinite, p.values.values()))
+
+
+def test_a_source_files_name_in_the_lead_says_no_phase():
+    # 2026-11-28v.txt#3: a logger's `test.py:108` before the values is a file, not a test phase;
+    # `Loss(train)` and `Loss(val)` name the two data sets
+    p = parse_line(
+        "2019-04-29 00:54:11,064 - test.py:108 - train_log - [Prompt]Epoch:0, Current step: "
+        "1000, Loss(train): 6.551672, Loss(val): 6.492640, alpha:0.030000"
+    )
+    assert p is not None and (p.loss, p.step) == (6.551672, 1000)
+    assert p.values["val_loss"] == 6.49264
+
+
+def test_a_count_after_which_training_finished_is_the_epoch():
+    # 2026-11-28v.txt#27: `Finished training after 300 epochs`
+    p = parse_line("Finished training after 300 epochs")
+    assert p is not None and p.epoch == 300

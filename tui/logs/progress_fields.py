@@ -84,9 +84,12 @@ _COUNT_VALUE = re.compile(rf"^\s*(?P<i>\d+):\s*(?P<value>{NUM})\s*$")
 """A values-first lead cell, a count and an unnamed value (`1543: 5.06`), named by its average."""
 _AVERAGES = frozenset({"avg", "average", "mean", "running"})
 _UNITS = r"(?P<unit>epoch|step|iter(?:ation)?|update|batch)(?:es|s)?"
-_AT_COUNT = re.compile(r"\bat (?P<n>\d+) (?P<unit>epoch|iter(?:ation)?|update)s?\b", re.IGNORECASE)
-"""`Saving checkpoint at 2 epochs`, `… at 1500 iterations`: the counter a message is at, its
-unit after it (not `at 56 steps`: a trajectory's or an episode's length is counted in steps)."""
+_AT_COUNT = re.compile(
+    r"\b(?:at|after) (?P<n>\d+) (?P<unit>epoch|iter(?:ation)?|update)s?\b", re.IGNORECASE
+)
+"""`Saving checkpoint at 2 epochs`, `Finished training after 300 epochs`: the counter a message
+is at, its unit after it (not `at 56 steps`: a trajectory's or an episode's length is counted in
+steps)."""
 _GLUED = re.compile(r"(?<![\w.-])(?:iteration|iter|step)(?P<i>\d+)(?=,|\s|$)", re.IGNORECASE)
 """`epoch 0 iteration100, Loss: 2.83`, `{train:epoch1,step2,…}`: a count glued to its word."""
 _DONE_COUNT = re.compile(rf"^(?P<n>\d+) {_UNITS} (?:completed|done|finished)\b", re.IGNORECASE)
@@ -217,10 +220,15 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
     if not counted and "|" in text and (m := _UNIT_CELL.search(text)):
         within = m["unit"][0].lower() == "b"
         found.count(9 if within else 2, int(m["i"]), None, within, (_at(m, "i", offset), None))
-    elif not counted and found.step is None and "/" in text and (m := _TAIL_COUNT.search(text)):
+    elif (
+        not counted
+        and found.step is None
+        and ("[" in text or text.lstrip()[:1] == "(")
+        and (m := _TAIL_COUNT.search(text))
+    ):
         spans = (_at(m, "i", offset), _at(m, "n", offset))
         found.count(8, int(m["i"]), int(m["n"]), position=True, spans=spans)
-    if ("at " in text and (m := _AT_COUNT.search(text))) or (
+    if (("at " in text or "after " in text) and (m := _AT_COUNT.search(text))) or (
         text[:1].isdigit() and (m := _DONE_COUNT.match(text))
     ):
         _unit_count(m, found, offset)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from tui.logs import progress_names as names
-from tui.logs.progress_fields import WORD, Found, Span
+from tui.logs.progress_fields import Found, Span
 from tui.logs.progress_table import Header
 
 
@@ -54,8 +54,8 @@ def eval_lead(line: str, found: Found, sets: frozenset[str]) -> bool:
             at = line.find(key)
             cut = at if at >= 0 else cut
             break
-    lead = line[:cut]
-    return any(w.lower() in names.EVAL_WORDS for w in WORD.findall(lead))
+    lead = line[:cut]  # its own words: not `test.py:108`'s, a source file's name
+    return any(m[0].lower() in names.EVAL_WORDS for m in _OWN_WORD.finditer(lead))
 
 
 def train_lead(line: str) -> bool:
