@@ -2,9 +2,10 @@
 taught the script check: Horovod's collectives called by hand in a helper broadcast and average
 (`hvd.broadcast_`, `hvd.allreduce_`); an object bound again under a rank test (`model_saver =
 NoOp()` off rank 0) does its work on one rank; `self.save()` in one class does not call another
-class's `save`; what a data set's `__getitem__` writes is one example's cache; and arguments set
-again from a config file (`setattr(args, k, v)`) leave no default provable. Run on the corpus
-scripts they came from, as they are and as a reader would change them."""
+class's `save`; what a data set's `__getitem__` writes is one example's cache; arguments set
+again from a config file (`setattr(args, k, v)`) leave no default provable; one pass over a
+loader has no epoch to reshuffle; `cuda` after `torch.cuda.set_device(gpu)` is that GPU. Run on
+the corpus scripts they came from, as they are and as a reader would change them."""
 
 from __future__ import annotations
 
@@ -50,3 +51,27 @@ def test_arguments_set_again_from_a_config_file_leave_no_default_provable():
     assert lines(check(UNITER), "default_path_none") == []
     plain = check(UNITER, ("args = parse_with_config(parser)", "args = parser.parse_args()"))
     assert lines(plain, "default_path_none", "utils/save.py") == [28]
+
+
+def test_one_pass_over_a_shuffled_loader_has_no_epoch_to_reshuffle():
+    # intel's ipex/oneCCL CIFAR example: one `for … in enumerate(train_loader)` at the top
+    script = "pytorch_ipex_ccl_cifar_cpu.py"
+    assert lines(check(script), "sampler_no_set_epoch") == []
+    looped = check(
+        script,
+        (
+            "for batch_idx, (data, target) in enumerate(train_loader):\n",
+            "for epoch in range(10):\n"
+            "  for batch_idx, (data, target) in enumerate(train_loader):\n",
+        ),
+    )
+    assert lines(looped, "sampler_no_set_epoch") == [33]
+
+
+def test_cuda_after_the_gpu_is_set_from_a_value_is_that_gpu():
+    # a Vertex AI spawn example: `torch.cuda.set_device(gpu)` then `model.to(args.device)` with
+    # 'cuda': the spawn index's GPU, not GPU 0 for all
+    script = "pytorch_vertex_resnet_spawn.py"
+    assert lines(check(script), "device_not_local_rank") == []
+    unset = check(script, ("  torch.cuda.set_device(gpu)\n", "  pass\n"))
+    assert lines(unset, "device_not_local_rank")

@@ -77,6 +77,16 @@ def _device_from_setup(src: ScriptFacts) -> bool:
     return False
 
 
+def _set_by_a_value(src: ScriptFacts, plan: CheckPlan) -> bool:
+    """The current GPU is set from a value, not a literal (`torch.cuda.set_device(gpu)` with a
+    spawn's index, `set_device(rank % torch.cuda.device_count())`): the index rules judge the
+    value; what is put on `cuda` after it goes to that GPU."""
+    return any(
+        c.args and not isinstance(c.args[0], ast.Constant) and not plan.off(c)
+        for c in src.find("cuda.set_device", "set_device_index")
+    )
+
+
 def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     """The GPU chosen by local rank: not GPU 0 in every process, not the global rank."""
     if not plan.gpus:
@@ -87,6 +97,8 @@ def device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     yield from _fixed_gpus(src, shown, plan)
     if indexed or shown or src.has(*_LOCAL_WORDS) or _device_from_setup(src):
         return  # (CUDA_VISIBLE_DEVICES written: each process is shown its GPU, "cuda" is it)
+    if _set_by_a_value(src, plan):
+        return  # `torch.cuda.set_device(gpu)`, a spawn's index: "cuda" after it is that GPU
     chosen = [c for c in src.find(*_DEVICE_CHOICES) if _means_gpu(c, plan, src) and not plan.off(c)]
     chosen.sort(key=lambda c: (src.file(c) != src.modules[0].file, c.lineno))
     if chosen:

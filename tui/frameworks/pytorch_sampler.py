@@ -41,7 +41,7 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         for s in samplers
         if constant(keyword(s, "shuffle")) is not False and not _held_out(src, s)
     ]
-    if shuffled and not src.find("set_epoch"):
+    if shuffled and not src.find("set_epoch") and not _one_pass(src, plan, loaders):
         yield src.finding(
             shuffled[0],
             "DistributedSampler without set_epoch(): every epoch shuffles the same way",
@@ -49,6 +49,59 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             "sampler_no_set_epoch",
             "warning",
         )
+
+
+def _one_pass(src: ScriptFacts, plan: CheckPlan, loaders: list[ast.Call]) -> bool:
+    """Every loop over a training loader is one pass: no loop around it (in its function, or
+    around a call of that function), or only a `range` the plan's values make 1 (`max_epoch =
+    1`, `--num_train_epochs` left at 1). With no second epoch, no order repeats. False when the
+    loader's loops cannot be found (a Trainer iterates it)."""
+    names = {_target(src, c) for c in loaders} - {None}
+    passes = [
+        n
+        for module in src.modules
+        for n in module.nodes
+        if isinstance(n, ast.For | ast.AsyncFor) and _over(n.iter) in names
+    ]
+    return bool(passes) and not any(_repeated(src, plan, n, 2) for n in passes)
+
+
+def _target(src: ScriptFacts, call: ast.Call) -> str | None:
+    """The name (or attribute) a call's value is assigned to: `train_loader`, `self.loader`."""
+    parent = src.parents.get(call)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        return dotted(parent.targets[0]).split(".")[-1] or None
+    return None
+
+
+def _over(node: ast.AST) -> str | None:
+    """What a loop iterates, through `enumerate(…)`, `tqdm(…)`, `iter(…)`: its last name."""
+    while isinstance(node, ast.Call) and node.args:
+        node = node.args[0]
+    return dotted(node).split(".")[-1] or None
+
+
+def _repeated(src: ScriptFacts, plan: CheckPlan, node: ast.AST, depth: int) -> bool:
+    """A loop (a `for` not over a `range` of 1, or a `while`) encloses `node` in its function,
+    or encloses a call of that function (`depth` callers up)."""
+    current = src.parents.get(node)
+    while current is not None and not isinstance(current, ast.FunctionDef | ast.Module):
+        if isinstance(current, ast.While) or (
+            isinstance(current, ast.For | ast.AsyncFor) and not _once(plan, current)
+        ):
+            return True
+        current = src.parents.get(current)
+    if isinstance(current, ast.FunctionDef) and depth:
+        return any(_repeated(src, plan, c, depth - 1) for c in src.callers(current))
+    return False
+
+
+def _once(plan: CheckPlan, loop: ast.For | ast.AsyncFor) -> bool:
+    """`for epoch in range(n)` with `n` 1 under the plan."""
+    it = loop.iter
+    if not (isinstance(it, ast.Call) and dotted(it.func) == "range" and len(it.args) == 1):
+        return False
+    return plan.flow is not None and plan.flow.value_at(it.args[0]).value == 1
 
 
 def _drawn_per_rank(src: ScriptFacts, loader: ast.Call) -> bool:
