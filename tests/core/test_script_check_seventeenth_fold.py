@@ -4,8 +4,9 @@ taught the script check: Horovod's collectives called by hand in a helper broadc
 NoOp()` off rank 0) does its work on one rank; `self.save()` in one class does not call another
 class's `save`; what a data set's `__getitem__` writes is one example's cache; arguments set
 again from a config file (`setattr(args, k, v)`) leave no default provable; one pass over a
-loader has no epoch to reshuffle; `cuda` after `torch.cuda.set_device(gpu)` is that GPU. Run on
-the corpus scripts they came from, as they are and as a reader would change them."""
+loader has no epoch to reshuffle; `cuda` after `torch.cuda.set_device(gpu)` is that GPU;
+Seq2SeqTrainingArguments' own flags; a Hydra parse is where the decorated function is called.
+Run on the corpus scripts they came from, as they are and as a reader would change them."""
 
 from __future__ import annotations
 
@@ -75,3 +76,20 @@ def test_cuda_after_the_gpu_is_set_from_a_value_is_that_gpu():
     assert lines(check(script), "device_not_local_rank") == []
     unset = check(script, ("  torch.cuda.set_device(gpu)\n", "  pass\n"))
     assert lines(unset, "device_not_local_rank")
+
+
+def test_seq2seq_training_arguments_take_their_own_flags():
+    # yizhongw/Tk-Instruct: NITrainingArguments(Seq2SeqTrainingArguments) is given
+    # --predict_with_generate and --generation_max_length, fields of Seq2SeqTrainingArguments
+    assert lines(check("hf_tk_instruct/src/run_s2s.py"), "argv_rejected") == []
+    typo = check(
+        "hf_tk_instruct/src/run_s2s.py",
+        ("NITrainingArguments(Seq2SeqTrainingArguments)", "NITrainingArguments(TrainingArguments)"),
+    )
+    assert lines(typo, "argv_rejected") == [259]
+
+
+def test_a_hydra_parse_is_where_the_decorated_function_is_called():
+    # kuleshov-group/mdlm: `@hydra.main(…)` on line 187, `main()` on line 206, where Hydra's
+    # argparse meets the plan's `--trainer.num_nodes 2` and stops the job
+    assert lines(check("lightning_mdlm/main.py"), "argv_rejected") == [206]

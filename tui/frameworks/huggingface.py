@@ -180,7 +180,7 @@ def hf_parser(src: ScriptFacts) -> Parser | None:
         if isinstance(node, ast.Name) and node.id in src.classes:
             parser.args += _fields(src.classes[node.id])
         elif dotted(node).split(".")[-1].endswith(("Arguments", "Config")):
-            parser.args += training_args()  # a library's: TrainingArguments' fields at least,
+            parser.args += training_args(dotted(node))  # a library's: TrainingArguments' fields,
             parser.open = parser.open or not dotted(node).endswith("TrainingArguments")
     return parser  # and a library's other dataclass (trl's RewardConfig) has fields unread
 
@@ -202,14 +202,15 @@ def _fields(cls: ast.ClassDef) -> list[Arg]:
             out.append(arg)
     for base in cls.bases:
         if dotted(base).endswith("TrainingArguments"):
-            out += training_args()
+            out += training_args(dotted(base))
     return out
 
 
-def training_args() -> list[Arg]:
-    """TrainingArguments as options: --deepspeed takes a file; the rest a value, or none for a
-    flag (which fields are booleans is left open)."""
-    fields = [Arg((f"--{f}",), f, takes="optional") for f in TRAINING_FIELDS if f != "deepspeed"]
+def training_args(name: str = "TrainingArguments") -> list[Arg]:
+    """TrainingArguments as options (Seq2SeqTrainingArguments' own fields too): --deepspeed
+    takes a file; the rest a value, or none for a flag (which are booleans is left open)."""
+    names = TRAINING_FIELDS + (SEQ2SEQ_FIELDS if "Seq2Seq" in name else ())
+    fields = [Arg((f"--{f}",), f, takes="optional") for f in names if f != "deepspeed"]
     return [Arg(("--deepspeed",), "deepspeed"), *fields]
 
 
@@ -254,6 +255,11 @@ TRAINING_FIELDS = (
 )  # fmt: skip
 """TrainingArguments' fields (transformers 5.24, and older names: evaluation_strategy, the 4.x
 fields above), each a --flag of HfArgumentParser."""
+SEQ2SEQ_FIELDS = (
+    "sortish_sampler", "predict_with_generate", "generation_max_length", "generation_num_beams",
+    "generation_config",
+)  # fmt: skip
+"""Seq2SeqTrainingArguments' own fields, beside TrainingArguments'."""
 
 
 def _hf_trainer(src: ScriptFacts) -> bool:

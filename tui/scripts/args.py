@@ -383,7 +383,9 @@ def _hydra(src: ScriptFacts) -> Parser | None:
         for fn in fns:
             for d in fn.decorator_list:
                 if isinstance(d, ast.Call) and dotted(d.func).endswith("hydra.main"):
-                    parser = Parser("hydra", d, overrides=True)
+                    # Hydra's argparse runs where the decorated function is called (`main()`)
+                    called = [c for c in src.callers(fn) if isinstance(c, ast.Call)]
+                    parser = Parser("hydra", called[0] if called else d, overrides=True)
                     parser.args = [
                         Arg((flag,), flag.lstrip("-"), takes="optional") for flag in _HYDRA_FLAGS
                     ]
