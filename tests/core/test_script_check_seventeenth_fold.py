@@ -5,8 +5,9 @@ NoOp()` off rank 0) does its work on one rank; `self.save()` in one class does n
 class's `save`; what a data set's `__getitem__` writes is one example's cache; arguments set
 again from a config file (`setattr(args, k, v)`) leave no default provable; one pass over a
 loader has no epoch to reshuffle; `cuda` after `torch.cuda.set_device(gpu)` is that GPU;
-Seq2SeqTrainingArguments' own flags; a Hydra parse is where the decorated function is called.
-Run on the corpus scripts they came from, as they are and as a reader would change them."""
+Seq2SeqTrainingArguments' own flags; a Hydra parse is where the decorated function is called;
+one statement is said once per rule. Run on the corpus scripts they came from, as they are and
+as a reader would change them."""
 
 from __future__ import annotations
 
@@ -93,3 +94,10 @@ def test_a_hydra_parse_is_where_the_decorated_function_is_called():
     # kuleshov-group/mdlm: `@hydra.main(…)` on line 187, `main()` on line 206, where Hydra's
     # argparse meets the plan's `--trainer.num_nodes 2` and stops the job
     assert lines(check("lightning_mdlm/main.py"), "argv_rejected") == [206]
+
+
+def test_one_statement_is_said_once_per_rule():
+    # myshell-ai/MeloTTS: init_process_group(…, rank=local_rank) on line 53, reached by two of
+    # the rank rules' paths; the user reads it once
+    found = lines(check("pytorch_melotts/melo/train.py"), "rank_not_from_env")
+    assert found == sorted(set(found)) and 53 in found

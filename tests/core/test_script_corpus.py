@@ -65,8 +65,9 @@ from tests.core.script_corpus import scores
 # pass over a loader and `cuda` after set_device(value), 411/523 (0.79), 411/633 (0.65) (the lost
 # hit: a set_epoch item whose --epochs defaults to 1, which adjudications elsewhere call no
 # problem); with Seq2SeqTrainingArguments' own flags and Hydra's parse at the decorated
-# function's call, 412/519 (0.79), 412/633 (0.65): floors 0.77 and 0.64.
-FLOORS = {"dev": (0.77, 0.64), "test": (0.92, 0.83)}
+# function's call, 412/519 (0.79), 412/633 (0.65); one statement said once per rule, 412/518
+# (0.80), 412/633 (0.65): floors 0.78 and 0.64.
+FLOORS = {"dev": (0.78, 0.64), "test": (0.92, 0.83)}
 
 
 @pytest.fixture(scope="module")
