@@ -1,0 +1,2 @@
+# Source: https://github.com/haoheliu/AudioLDM-training-finetuning/blob/702a638d023b008a2d9a45cdf1e1f4fcdc590dfc/audioldm_train/modules/clap/open_clip/version.py (copied unchanged below this line)
+__version__ = "0.2.1"

@@ -1,0 +1,4 @@
+# Source: https://github.com/haoheliu/AudioLDM-training-finetuning/blob/702a638d023b008a2d9a45cdf1e1f4fcdc590dfc/audioldm_train/utilities/__init__.py (copied unchanged below this line)
+from .tools import *
+from .data import *
+from .model_util import *

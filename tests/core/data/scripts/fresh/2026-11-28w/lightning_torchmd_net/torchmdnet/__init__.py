@@ -1,0 +1,8 @@
+# Source: https://github.com/torchmd/torchmd-net/blob/833c07708e7d507fc33bdcd835ed083a321cc651/torchmdnet/__init__.py (copied unchanged below this line)
+from importlib.metadata import version, PackageNotFoundError
+
+try:
+    __version__ = version("torchmd-net")
+except PackageNotFoundError:
+    # package is not installed
+    pass

@@ -1,0 +1,19 @@
+# Source: https://github.com/JDAI-CV/fast-reid/blob/c9bc3ceb2f7a6438b62fb515ea3df6d1e999e95d/fastreid/data/samplers/__init__.py (copied unchanged below this line)
+# encoding: utf-8
+"""
+@author:  liaoxingyu
+@contact: sherlockliao01@gmail.com
+"""
+
+from .triplet_sampler import BalancedIdentitySampler, NaiveIdentitySampler, SetReWeightSampler
+from .data_sampler import TrainingSampler, InferenceSampler
+from .imbalance_sampler import ImbalancedDatasetSampler
+
+__all__ = [
+    "BalancedIdentitySampler",
+    "NaiveIdentitySampler",
+    "SetReWeightSampler",
+    "TrainingSampler",
+    "InferenceSampler",
+    "ImbalancedDatasetSampler",
+]
