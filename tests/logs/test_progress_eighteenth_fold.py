@@ -1,10 +1,11 @@
-"""Layouts of the twenty-first and twenty-second fresh sets (2026-11-28u, v) folded into the
+"""Layouts of the twenty-first to twenty-third fresh sets (2026-11-28u, v, w) folded into the
 corpus's dev half (issue 37): evaluation told by what its count runs to (an evaluation block's
 `i/n`), a part of the loss beside other measures once the stream has printed its whole loss,
 `vali` as an evaluation word, `(i/n)` opening a line, a loss printed only as `nan`, a source
-file's name in a line's lead, and `after N epochs`. Each line is from a stream of
-tests/logs/data/progress/fresh/2026-11-28u.txt or v.txt (or 2026-11-27l.txt, 2026-11-28t.txt),
-as printed (the source is named beside it)."""
+file's name in a line's lead, `after N epochs`, a counter's number (`Epoch_num`, `n_batch`) and
+an ellipsis before a bar's epoch. Each line is from a stream of
+tests/logs/data/progress/fresh/2026-11-28u.txt, v.txt or w.txt (or 2026-11-27l.txt,
+2026-11-28t.txt), as printed (the source is named beside it)."""
 
 from __future__ import annotations
 
@@ -104,3 +105,18 @@ def test_a_count_after_which_training_finished_is_the_epoch():
     # 2026-11-28v.txt#27: `Finished training after 300 epochs`
     p = parse_line("Finished training after 300 epochs")
     assert p is not None and p.epoch == 300
+
+
+def test_a_counters_number_is_the_counter():
+    # 2026-11-28w.txt#23 `Epoch_num:  0`, #29 a DCGAN's `n_batch:0/157`
+    p = parse_line("Epoch_num:  1 val_acc: 0.7309")
+    assert p is not None and p.epoch == 1
+    q = parse_line("epoch:0/25,n_batch:3/157,loss_real_D:0.5866,loss_fake_D:1.489,loss_G:1.386")
+    assert q is not None and (q.step, q.epoch) == (3, 0)
+    assert parse_line("num_epochs: 100") is None or parse_line("num_epochs: 100").epoch is None
+
+
+def test_an_ellipsis_before_a_bars_epoch_is_no_file_extension():
+    # 2026-11-28w.txt#18: `训练中...epoch0: 100%|…| 36/36`, a training bar, not a file's
+    p = parse_line("训练中...epoch0: 100%|██████████| 36/36 [05:54<00:00,  9.86s/it]")
+    assert p is not None and p.kind != "ignored" and p.step == 36

@@ -364,11 +364,14 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
             lead.pop(0)
         words = names.words_of(" ".join(lead))
     if "epoch" in words or words == ("ep",):
-        if words[-1] != "epoch" and any(
-            w not in ("epoch", "ep", "train", "training", "cur", "current") for w in words
+        indexed = words[0] == "epoch" and set(words[1:]) <= _INDEX_WORDS  # `Epoch_num: 0`
+        if (
+            words[-1] != "epoch"
+            and not indexed
+            and any(w not in ("epoch", "ep", "train", "training", "cur", "current") for w in words)
         ):
             return False  # epoch_time, start_epoch
-        if any(w in names.BOOKKEEPING for w in words):
+        if any(w in names.BOOKKEEPING for w in words) and not indexed:
             return False  # steps per epoch, max_steps_per_epoch
         if words[-1] == "epoch" and len(words) > 1 and found.epoch is not None:
             return True
@@ -379,6 +382,8 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
         return True
     if words == ("i",) and total is not None:
         words = ("iter",)  # `i = 822990 / 973300`: a loop's index, of its total
+    if total is not None and len(words) == 2 and words[0] in _INDEX_WORDS | {"n"}:
+        words = words[1:]  # `n_batch:0/157`: the batch's number, of the epoch's
     rank = None
     extra = _EXTRA
     # `env_step=50000`: a counter of steps of its own kind, under a named global step
@@ -406,6 +411,10 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
     # a batch counts within its epoch (`[Epoch 4] Batch 10/126`, `Epoch[0] Batch [9100]`)
     found.count(rank, int(count), int(total) if total else None, rank == 9, spans)
     return True
+
+
+_INDEX_WORDS = frozenset({"num", "no", "idx", "index", "id"})
+"""Words that make a counter's name its number (`epoch_num`, `batch_idx`), not another measure."""
 
 
 def _own(word: str) -> bool:

@@ -71,7 +71,8 @@ _STEP_UNITS = frozenset({"it", "its", "batch", "batches", "step", "steps", "ba",
 _NOT_TRAINING = re.compile(
     r"download|upload|map\b|filter|tokeniz|generat|loading|fetching|extract|resolv|shuffl"
     r"|sanity|validat|eval|test|predict|saving|writing|convert|checkpoint|shards"
-    r"|(?<!\d)\.[a-z]\w{1,10}\b",  # a file's extension (`model.safetensors`), not `Loss: 5.872`
+    r"|(?<!\d)(?<=\w)\.[a-z]\w{1,10}\b",  # a file's extension (`model.safetensors`), not
+    # `Loss: 5.872` nor an ellipsis (`训练中...epoch0`)
     re.IGNORECASE,
 )
 _BAR_EPOCH = re.compile(r"\bEpoch (?P<n>\d+)(?:/(?P<total>\d+))?\s*:?\s*$", re.IGNORECASE)
