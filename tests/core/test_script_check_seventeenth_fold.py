@@ -1,4 +1,4 @@
-"""What the twenty-first and twenty-second fresh sets (2026-11-28u, v, folded into the corpus)
+"""What the twenty-first to twenty-third fresh sets (2026-11-28u, v, w, folded into the corpus)
 taught the script check: Horovod's collectives called by hand in a helper broadcast and average
 (`hvd.broadcast_`, `hvd.allreduce_`); an object bound again under a rank test (`model_saver =
 NoOp()` off rank 0) does its work on one rank; `self.save()` in one class does not call another
@@ -6,8 +6,9 @@ class's `save`; what a data set's `__getitem__` writes is one example's cache; a
 again from a config file (`setattr(args, k, v)`) leave no default provable; one pass over a
 loader has no epoch to reshuffle; `cuda` after `torch.cuda.set_device(gpu)` is that GPU;
 Seq2SeqTrainingArguments' own flags; a Hydra parse is where the decorated function is called;
-one statement is said once per rule. Run on the corpus scripts they came from, as they are and
-as a reader would change them."""
+one statement is said once per rule; a parameter given a rank predicate's outcome
+(`save_to_disk=comm.is_main_process()`) holds a rank test. Run on the corpus scripts they came
+from, as they are and as a reader would change them."""
 
 from __future__ import annotations
 
@@ -101,3 +102,10 @@ def test_one_statement_is_said_once_per_rule():
     # the rank rules' paths; the user reads it once
     found = lines(check("pytorch_melotts/melo/train.py"), "rank_not_from_env")
     assert found == sorted(set(found)) and 53 in found
+
+
+def test_a_parameter_given_a_rank_predicates_outcome_guards_what_it_tests():
+    # JDAI-CV/fast-reid (2026-11-28w): Checkpointer(…, save_to_disk=comm.is_main_process()),
+    # whose save returns early `if not self.save_dir or not self.save_to_disk`
+    script = "pytorch_fastreid/tools/train_net.py"
+    assert 95 not in lines(check(script), "unguarded_write", "fastreid/utils/checkpoint.py")

@@ -29,7 +29,11 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
     pairs += [  # `RunManager(…, is_root=(hvd.rank() == 0))`: the parameter holds the outcome
         (n.arg, n.value) for n in nodes if isinstance(n, ast.keyword) and n.arg is not None
     ]
-    words = {name for name, value in pairs if isinstance(value, _TESTS) and mentions_rank(value)}
+    words = {
+        name
+        for name, value in pairs
+        if (isinstance(value, _TESTS) or _predicate(value)) and mentions_rank(value)
+    }
     tests = {  # def is_root_worker(self): return self.get_rank() == self.ROOT_RANK
         fn.name
         for fn in nodes
@@ -57,3 +61,8 @@ def _rank_variable(value: ast.AST) -> bool:
     else:
         return False
     return isinstance(key, ast.Constant) and key.value in ("RANK", "LOCAL_RANK")
+
+
+def _predicate(value: ast.AST) -> bool:
+    """`comm.is_main_process()`, `dist.is_master()`: a call of a rank test, its outcome."""
+    return isinstance(value, ast.Call) and dotted(value.func).split(".")[-1].startswith("is_")
