@@ -2,10 +2,10 @@
 corpus's dev half (issue 37): evaluation told by what its count runs to (an evaluation block's
 `i/n`), a part of the loss beside other measures once the stream has printed its whole loss,
 `vali` as an evaluation word, `(i/n)` opening a line, a loss printed only as `nan`, a source
-file's name in a line's lead, `after N epochs`, a counter's number (`Epoch_num`, `n_batch`) and
-an ellipsis before a bar's epoch. Each line is from a stream of
-tests/logs/data/progress/fresh/2026-11-28u.txt, v.txt or w.txt (or 2026-11-27l.txt,
-2026-11-28t.txt), as printed (the source is named beside it)."""
+file's name in a line's lead, `after N epochs`, a counter's number (`Epoch_num`, `n_batch`), an
+ellipsis before a bar's epoch and a data set's name with a fraction alone (`Train: 0.987`).
+Each line is from a stream of tests/logs/data/progress/fresh/2026-11-28u.txt, v.txt or w.txt
+(or 2026-11-27l.txt, 2026-11-28t.txt), as printed (the source is named beside it)."""
 
 from __future__ import annotations
 
@@ -120,3 +120,11 @@ def test_an_ellipsis_before_a_bars_epoch_is_no_file_extension():
     # 2026-11-28w.txt#18: `训练中...epoch0: 100%|…| 36/36`, a training bar, not a file's
     p = parse_line("训练中...epoch0: 100%|██████████| 36/36 [05:54<00:00,  9.86s/it]")
     assert p is not None and p.kind != "ignored" and p.step == 36
+
+
+def test_a_data_sets_name_and_a_fraction_alone_is_its_loss():
+    # 2026-11-28w.txt#17 (yihengy/SimDenoiser): `Train: 0.987` then `Validation: 51.78`
+    found = _read(["Epoch #0", "Train: 0.9870158045061853", "Validation: 51.78342571223925"])
+    assert found[1].loss == 0.9870158045061853
+    assert found[2].loss is None and found[2].values["val_loss"] == 51.78342571223925
+    assert parse_line("Train: 50000") is None or parse_line("Train: 50000").loss is None

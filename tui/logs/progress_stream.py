@@ -69,7 +69,13 @@ _OWN_WORD = re.compile(r"(?<!\w)(?<!\w\.)[A-Za-z]+(?!\w|\.\w)")
 
 def set_keys(found: Found) -> frozenset[str]:
     """Keys that name only a data set, where the line names both a training and an evaluation
-    one (`learn: 0.155  test: 0.138`): each is the line's one measure, the loss, on that set."""
+    one (`learn: 0.155  test: 0.138`), or one alone with a fraction (`Train: 0.987`, then
+    `Validation: 51.78` on the next line; not `Train: 50000`, a count): each is the line's one
+    measure, the loss, on that set."""
+    if len(found.pairs) == 1:
+        key, value, *_ = found.pairs[0]
+        data_set = key.lower() in names.TRAIN_WORDS | names.EVAL_WORDS
+        return frozenset({key.lower()}) if data_set and not value.is_integer() else frozenset()
     if len(found.pairs) < 2:
         return frozenset()
     keys = {k.lower() for k, *_ in found.pairs}
