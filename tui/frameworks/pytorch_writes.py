@@ -65,16 +65,13 @@ def _per_example(src: ScriptFacts, call: ast.Call) -> bool:
     `self.…()` calls): a cache of one example (`spec.pt` beside its `.wav`); each rank writes
     the examples of its own share, so no two write one file at once. (A whole set's
     preprocessing, run from `__init__`, is not: every rank writes the same file.)"""
-    fn, current = None, src.parents.get(call)
-    while current is not None and not isinstance(current, ast.ClassDef):
-        if fn is None and isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
-            fn = current
-        current = src.parents.get(current)
-    if fn is None or current is None:
+    fn = src.function_of(call)
+    cls = src.parents.get(fn) if fn is not None else None
+    if not isinstance(cls, ast.ClassDef):
         return False
-    if not any(dotted(b).split(".")[-1].endswith("Dataset") for b in current.bases):
+    if not any(dotted(b).split(".")[-1].endswith("Dataset") for b in cls.bases):
         return False
-    methods = {m.name: m for m in current.body if isinstance(m, ast.FunctionDef)}
+    methods = {m.name: m for m in cls.body if isinstance(m, ast.FunctionDef)}
     reached, todo = set(), ["__getitem__"]
     while todo:
         name = todo.pop()

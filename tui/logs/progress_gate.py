@@ -70,7 +70,7 @@ def hinted(line: str) -> bool:
         or "cost" in low or "xent" in low or "ep." in low or "up." in low or "mse" in low
         or "learn" in low or "'s " in low
         or (low[:1].isdigit() and SPLIT_ROW.match(low) is not None)
-        or (low[:1] in "tv" and _SET_ALONE.match(low) is not None)
+        or (low[:1] in ("t", "v") and _SET_ALONE.match(low) is not None)
     )  # fmt: skip
 
 

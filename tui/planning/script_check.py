@@ -66,12 +66,10 @@ def check_source(
         report = _check(tree, spec, script, gpus, folder)
     except RecursionError:
         raise ScriptProblem(f"{script}: nested too deeply to follow") from None
-    seen: set[tuple] = set()  # one problem said once: two rules' paths to the same statement
-    report.findings = [
-        f
-        for f in report.findings
-        if (f.rule, f.file, f.line) not in seen and not seen.add((f.rule, f.file, f.line))
-    ]
+    once: dict[tuple, Finding] = {}  # two rules' paths to one statement: said once
+    for f in report.findings:
+        once.setdefault((f.rule, f.file, f.line), f)
+    report.findings = list(once.values())
     report.findings.sort(key=lambda f: SEVERITY_ORDER.get(f.severity, len(SEVERITY_ORDER)))
     return report
 

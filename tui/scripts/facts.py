@@ -228,11 +228,7 @@ class ScriptFacts:
         name, owner = getattr(fn, "name", ""), self.parents.get(fn)
         calls = self._callers.get(name, ())
         if isinstance(owner, ast.ClassDef) and name == "__init__":  # built by its class's name
-            subclasses = {
-                c.name
-                for c in self.classes.values()
-                if any(dotted(b).split(".")[-1] == owner.name for b in c.bases)
-            }
+            subclasses = {c.name for c in self.classes.values() if owner.name in _base_names(c)}
             inits = [c for c in calls if getattr(self._class_of(c), "name", None) in subclasses]
             return [*inits, *(c for c in self.callers(owner) if self._class_of(c) is not owner)]
         if isinstance(owner, ast.ClassDef):  # `self.save()` in another class is its own
@@ -275,10 +271,7 @@ class ScriptFacts:
         other = self._class_of(call)
         if other is None or other is owner:
             return False
-        bases = {dotted(b).split(".")[-1] for b in other.bases}
-        return owner.name not in bases and other.name not in {
-            dotted(b).split(".")[-1] for b in owner.bases
-        }
+        return owner.name not in _base_names(other) and other.name not in _base_names(owner)
 
     def _method_call(self, call: ast.Call, name: str) -> bool:
         f, aliases = call.func, self.module_of[call].aliases
@@ -411,3 +404,8 @@ class ScriptFacts:
             ):
                 return True
         return False
+
+
+def _base_names(cls: ast.ClassDef) -> set[str]:
+    """The names of a class's bases, last part only (`nn.Module` is `Module`)."""
+    return {dotted(b).split(".")[-1] for b in cls.bases}
