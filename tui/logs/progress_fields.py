@@ -16,7 +16,7 @@ from tui.logs.progress_gate import SPLIT_ROW
 NUM = r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|[-+]?(?:nan|inf)(?![a-z])"
 NUM_SPAN = re.compile(NUM, re.IGNORECASE)
 _PAIR = re.compile(
-    r"(?:(?<![\w.@\\-])|(?<=\d_)|(?<=\.\.))(?<![^\d]/)"  # `....Epoch 0`: after a run of dots
+    r"(?:(?<![\w.@\\-])|(?<=\d_)|(?<=\.\.)|(?<=--))(?<![^\d]/)"  # `....Epoch 0`, `---Iteration: 1`
     r"(?P<key>[A-Za-z][\w.@/-]*(?:'s)?(?: [A-Za-z][\w.@/-]*(?:'s)?){0,3})"
     r"(?:\s*\((?P<note>[^()]{0,30})\))?(?:\s*[:=#]\s*|\s+|(?=\[))\[?\s*"
     rf"(?P<value>{NUM})(?P<unit>%|[A-Za-z]{{1,3}}\b)?(?:\s*/\s*(?P<total>\d+)(?:\.0+(?!\d))?)?"
@@ -67,11 +67,12 @@ _UNIT_COUNT = re.compile(
 """`200/ 2983 batches`, `40/100 steps`: a count named by the unit after it (batches count
 within the epoch); epochs only leading the line or announced (`Completed 1/1000 epochs`)."""
 _TAIL_COUNT = re.compile(
-    r"(?:(?P<lead>^\s*[\[(])|(?<=\s)\[)\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*[\])]"
+    r"(?:(?P<lead>^\s*[\[(])|(?<=\s)(?<![:=#]\s)\[)\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*[\])]"
     r"(?(lead)\s+(?=[A-Za-z])|\s*$)"
 )
 """`loss: 0.711  acc: 46.0 [   50/66045]`, `(1/62) LR: … | Loss: 0.513`: a bracketed count with
-no word, ending the line after its values or opening it (the samples or batches of the epoch)."""
+no word, ending the line after its values or opening it (the samples or batches of the epoch);
+not a key's value (`batch= [51/3503]`)."""
 _ROW_LEAD = re.compile(rf"^(?P<i>\d+)(?:\s+\|\s|:\s+{_KEY_AHEAD})")
 """`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number;
 `300:\tlearn: 0.155\ttest: 0.138`: a bare whole number and a colon leading `key: value` pairs."""

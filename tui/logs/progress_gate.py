@@ -62,7 +62,10 @@ SPLIT_ROW = re.compile(
 
 def hinted(line: str) -> bool:
     """The line holds a word progress is printed with (the rest, most lines, is skipped at once:
-    chained substring tests on the lower-cased line cost well under a microsecond)."""
+    chained substring tests on the lower-cased line cost well under a microsecond); a line in
+    Chinese is asked in the words read_line translates it to (`验证准确率` is `val acc`)."""
+    if not line.isascii() and names.WIDE.search(line) is not None:
+        line = names.in_english(line)
     low = line.lower()
     return (
         "loss" in low or "epoch" in low or "step" in low or "iter" in low or "it/s" in low

@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from tui.logs import progress_names as names
 from tui.logs.progress_fields import BAR, Found, counter, number
 
+_SEPARATORS = (",", "|", "\t", ";")
+"""What a table's cells may lie between, in the order tried (Keras' CSVLogger takes any one)."""
+_RULE_BAR = re.compile(r"\d{1,3}%\s*[━╸╺─]+\s*(?P<n>\d+)/(?P<total>\d+)\s")
+"""A bar drawn in rules (`100% ━━━━━━━━━━━━ 409/409 1.5it/s 4:25`: Ultralytics 8.3's), its count."""
 _COLUMN_GAP = re.compile(r"\s{2,}")
 _LIST = re.compile(r"^\[(?P<items>[^\[\]]*)\]$")
 _HEAD_TOKEN = re.compile(r"^(?:[A-Za-z][\w()./-]*|%)$")
@@ -28,8 +32,8 @@ class Header:
     epoch: bool
     """An epoch column: its rows may trail a bar (`3/30 13.1G 1.5 … 576: 100%|███| 8/8`)."""
     sep: str | None = None
-    """Cells between commas (`Epoch ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`) or bars (`Step |
-    Training Loss | Validation Loss`, `| Iteration | Training Loss |`): a row's too."""
+    """Cells between commas (`Epoch ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`), semicolons or bars
+    (`Step | Training Loss | Validation Loss`, `| Iteration | Training Loss |`): a row's too."""
 
 
 _PARTS = ("box", "obj", "cls")
@@ -40,8 +44,8 @@ box obj cls`: its later versions call them `box_loss …`)."""
 def is_header(line: str) -> Header | None:
     """Column names with no number, one a loss: `Epoch GPU_mem box_loss cls_loss … Size`,
     `LOSS  P  R  F`, `Itn.  Dep Loss  NER Loss  UAS …`; a row under it is read by its header."""
-    if "," in line or "|" in line or "\t" in line:
-        return _cells_header(line, "," if "," in line else "|" if "|" in line else "\t")
+    if (sep := next((sep for sep in _SEPARATORS if sep in line), None)) is not None:
+        return _cells_header(line, sep)
     tokens = line.split()
     if not 2 <= len(tokens) <= 24 or not all(_HEAD_TOKEN.match(t) for t in tokens):
         return None
@@ -68,7 +72,7 @@ def _cells_header(line: str, sep: str) -> Header | None:
     ,FinishTime ,LR ,RMSE_Train ,RMSE_Val`: a CSV log a trainer appends a row to; `| Iteration
     | Training Loss | Elapsed Time (seconds) |`: a table a trainer or a notebook draws)."""
     cells = _cells(line, sep)
-    head = _HEAD_TOKEN if sep == "," else _HEAD_CELL
+    head = _HEAD_TOKEN if sep in ",;" else _HEAD_CELL
     if not 2 <= len(cells) <= 24 or not all(head.match(c) for c in cells):
         return None
     low = [c.lower() for c in cells]
@@ -127,7 +131,7 @@ def table_row(line: str, header: Header) -> Found | None:
     if numbers < 2 or found.epoch is None:
         return None
     rest = line.split(maxsplit=len(header.tokens))[-1] if len(tokens) > len(header.tokens) else ""
-    if (m := BAR.search(rest)) is not None:
+    if (m := BAR.search(rest) or _RULE_BAR.search(rest)) is not None:
         found.count(7, int(float(m["n"])), int(float(m["total"])), position=True)
     return found
 

@@ -51,6 +51,7 @@ FILES = (
     "fresh/2026-11-28u.txt",
     "fresh/2026-11-28v.txt",
     "fresh/2026-11-28w.txt",
+    "fresh/2026-11-28x.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 

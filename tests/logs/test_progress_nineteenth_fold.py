@@ -1,0 +1,62 @@
+"""Layouts of the twenty-fourth fresh set (2026-11-28x) folded into the corpus's dev half (issue
+37): a CSV log whose cells lie between semicolons, a key whose bracketed count follows a space
+(`batch= [51/3503]`), a counter inside a banner of dashes and an Ultralytics 8.3 row's bar drawn in
+rules. Each line is from a stream of tests/logs/data/progress/fresh/2026-11-28x.txt, as printed
+(the source is named beside it)."""
+
+from __future__ import annotations
+
+from tui.logs.progress import LineReader
+
+
+def _read(lines: list[str]) -> list:
+    reader = LineReader()
+    return [reader.read(line) for line in lines]
+
+
+def test_a_csv_log_between_semicolons_is_read_by_its_header():
+    # Chen-Yifan/DEM_segmentation log.out: Keras' CSVLogger with `separator=';'`
+    found = _read(
+        [
+            "epoch;Mean_IOU;loss;val_Mean_IOU;val_loss",
+            "0;0.20552557641418562;1.5423089407739186;0.013598090775000552;1.601923291881879",
+        ]
+    )
+    assert found[1].loss == 1.5423089407739186 and found[1].epoch == 0
+    assert found[1].values["val_loss"] == 1.601923291881879
+
+
+def test_a_keys_bracketed_count_after_a_space_is_that_counter():
+    # Ebiquity/image_generator slurm.out
+    found = _read(["GAN training: time elapsed = 51.26 [s] | epoch=1 | batch= [51/3503]"])
+    assert found[0].step == 51 and found[0].total == 3503 and found[0].epoch == 1
+
+
+def test_a_counter_inside_a_banner_of_dashes_is_read():
+    # Ashecy/pinn-code output/log.txt
+    dashes = "-" * 47
+    found = _read([f"{dashes}Iteration: 1000{dashes}"])
+    assert found[0].step == 1000
+
+
+def test_an_ultralytics_rows_bar_drawn_in_rules_gives_the_step():
+    # JackTheProgrammer/Fine-tuned-YOLO11 training_output.txt
+    found = _read(
+        [
+            "      Epoch    GPU_mem   box_loss   cls_loss   dfl_loss  Instances       Size",
+            "      1/100      2.13G      1.596      2.455      1.443          1        640: 100% "
+            "━━━━━━━━━━━━ 409/409 1.5it/s 4:25",
+        ]
+    )
+    assert found[1].epoch == 1 and found[1].step == 409
+    assert abs(found[1].loss - 5.494) < 1e-9
+
+
+def test_a_line_in_chinese_reads_the_same_in_a_stream_as_alone():
+    # BreezeDaisy/MVim logs/training.log: `验证准确率` (validation accuracy) has none of the
+    # English words the quick test looks for; the stream's reader skipped it, a full reading not
+    from tui.logs.progress_line import read_line
+
+    line = "2025-10-27 21:02:25,149 - INFO - 保存最佳模型，验证准确率: 0.0333"
+    found = _read([line])[0]
+    assert found == read_line(line) and found.values == {"val_acc": 0.0333}
