@@ -167,3 +167,23 @@ def test_show_deepspeed_on_another_framework_is_one_line_exit_2(capsys):
     assert main(["preview", "--preset", "pytorch-ddp", "--show", "deepspeed"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "choose deepspeed" in err[0]
+
+
+def test_a_config_named_in_the_scripts_arguments_is_the_one_used_and_checked(tmp_path, capsys):
+    """`--deepspeed_config my_ds.json` in the script's own arguments (as a repository's README
+    writes it): the command names no second config that argparse would take over the user's,
+    none is generated, and the user's file is checked at the plan's world size."""
+    code = tmp_path / "src"
+    code.mkdir()
+    batch = {"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4}
+    (code / "my_ds.json").write_text(json.dumps({**batch, "gradient_accumulation_steps": 1}))
+    argv = ["preview", "--preset", "deepspeed", "--set", f"code={code}", *GENERATED]
+    argv += ["--set", "zero_stage=", "--set", "args=--deepspeed_config my_ds.json"]
+    argv += ["--set", "nodes=4", "--set", "gpus_per_node=8"]
+    assert main(argv) == 0
+    out = capsys.readouterr()
+    command = next(line for line in out.out.splitlines() if "train_deepspeed.py" in line)
+    assert command.count("--deepspeed_config") == 1 and "ds_config.json" not in command
+    assert command.rstrip().endswith("--deepspeed_config my_ds.json --deepspeed")
+    assert "micro batch 4 × accumulation 1 × WORLD_SIZE 32 = 128" in out.err
+    assert "train_batch_size = micro batch" not in out.out  # no config built from the plan

@@ -157,7 +157,7 @@ def _batch(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             problem = refused_batch(config, plan.world)
             if problem:
                 yield src.finding(node, problem, BATCH_FIX, "batch_not_divisible")
-    yield from config_file_rules(plan, plan.spec.deepspeed_config)
+    yield from config_file_rules(plan, ds.given_config(plan.spec))
 
 
 def config_arguments(src: ScriptFacts, parser: Parser) -> None:
@@ -255,7 +255,7 @@ class DeepSpeed(PyTorch):
         config_arguments(src, parser)
 
     def problems(self, spec: JobSpec) -> list[tuple[str, str]]:
-        if spec.deepspeed_config and spec.zero_stage is not None:
+        if ds.given_config(spec) and spec.zero_stage is not None:
             return [
                 (
                     "zero_stage",
@@ -274,7 +274,9 @@ class DeepSpeed(PyTorch):
     def args(self, spec: JobSpec) -> list[str]:
         # The user's config file, or the one built from the plan and written into the code
         # folder: `deepspeed.add_config_arguments` reads both flags.
-        return ["--deepspeed", "--deepspeed_config", spec.deepspeed_config or ds.CONFIG_NAME]
+        if spec.deepspeed_config is None and ds.given_config(spec):  # named in the arguments
+            return [] if "--deepspeed" in spec.args else ["--deepspeed"]
+        return ["--deepspeed", ds.ARG, spec.deepspeed_config or ds.CONFIG_NAME]
 
     def node_env(self, target: Target, n: int, addr: str) -> dict[str, object]:
         """The Azure ML variables DeepSpeed reads under the mpi distribution. Azure ML sets
@@ -300,7 +302,7 @@ class DeepSpeed(PyTorch):
             _reads_open_mpi(env)
 
     def config_file(self, spec: JobSpec, sku: Sku | None, world: int) -> ConfigFile | None:
-        if spec.command is not None or spec.deepspeed_config:
+        if spec.command is not None or ds.given_config(spec):
             return None
         return ConfigFile(
             self.config_name,

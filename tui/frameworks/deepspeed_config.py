@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from tui.core.spec import JobSpec
 
 CONFIG_NAME = "ds_config.json"
+ARG = "--deepspeed_config"
+"""The flag `deepspeed.add_config_arguments` adds, naming the config file."""
 """The generated config's file name, in the code folder (the job's working directory)."""
 
 DEFAULT_STAGE = 2
@@ -211,11 +213,26 @@ def _enabled(config: dict[str, Any], key: str) -> bool:
     return isinstance(section, dict) and section.get("enabled") is True
 
 
+def given_config(spec: JobSpec) -> str | None:
+    """The user's own config file: the plan's field, or the script's arguments' own
+    `--deepspeed_config ds.json` (the command then names no second one, which argparse would
+    take over the user's); None: the plan builds one."""
+    if spec.deepspeed_config:
+        return spec.deepspeed_config
+    for i, word in enumerate(spec.args):
+        if word == ARG and i + 1 < len(spec.args):
+            return spec.args[i + 1]
+        if word.startswith(f"{ARG}="):
+            return word.partition("=")[2]
+    return None
+
+
 def user_config_path(spec: JobSpec) -> Path | None:
     """Where the user's own config file is on this machine (it lives in the code folder)."""
-    if spec.framework != "deepspeed" or not spec.deepspeed_config:
+    given = given_config(spec)
+    if spec.framework != "deepspeed" or not given:
         return None
-    return Path(spec.code or ".") / spec.deepspeed_config
+    return Path(spec.code or ".") / given
 
 
 def user_config_problems(spec: JobSpec, world_size: int) -> list[str]:
@@ -291,7 +308,7 @@ def engine_config_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     checks its batch whoever launched the ranks."""
     if plan.flow is None:
         return
-    said = {plan.spec.deepspeed_config} if plan.spec.framework == "deepspeed" else set()
+    said = {given_config(plan.spec)} if plan.spec.framework == "deepspeed" else set()
     for call in src.find("deepspeed.initialize"):
         for word in ("config", "config_params"):
             given = plan.flow.value_at(keyword(call, word)).value

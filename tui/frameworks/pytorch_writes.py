@@ -282,7 +282,8 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     for name, call in src.calls:
         last = name.split(".")[-1]
         receiver = name.rpartition(".")[0].lower()
-        library = last.startswith("save_") and _library_object(src, call)
+        # `img.save(path)` of `img = Image.fromarray(…)`: another library's object writes too
+        library = (last == "save" or last.startswith("save_")) and _library_object(src, call)
         engine = receiver in engines or (any(e in receiver for e in _ENGINES) and not library)
         # DeepSpeed's engine.save_checkpoint(save_dir, tag=…, client_state=…) is collective
         engine = engine or any(k.arg in ("tag", "client_state") for k in call.keywords)

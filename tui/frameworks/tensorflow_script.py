@@ -54,8 +54,11 @@ def strategy_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         )
     strategies = mwms or ps or mirrored
     outside = [m for m in _models(src) if not _in_scope(src, m)]
-    # handed straight to a config (RunConfig(train_distribute=…)): the Estimator distributes
-    estimator = any(isinstance(src.parents.get(c), ast.keyword) for c in strategies)
+    # handed to a config (RunConfig(train_distribute=strategy)): the Estimator builds the model
+    # in its model_fn under the strategy itself
+    estimator = any(isinstance(src.parents.get(c), ast.keyword) for c in strategies) or any(
+        kw.arg == "train_distribute" for _, call in src.calls for kw in call.keywords
+    )
     if strategies and not estimator and (outside or not src.has("scope")):
         yield src.finding(
             outside[0] if outside else strategies[0],

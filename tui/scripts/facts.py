@@ -202,13 +202,15 @@ class ScriptFacts:
             current = self.parents.get(current)
         return current
 
-    def assigns(self, scope: ast.AST, top: bool = False) -> dict[str, list[ast.Assign]]:
-        """The `name = …` statements of `scope` by name, in source order (its top level only
-        when `top`); read once per scope: path rules ask for a name's last value hundreds of
-        times in a long function."""
+    def assigns(
+        self, scope: ast.AST, top: bool = False
+    ) -> dict[str, list[ast.Assign | ast.AnnAssign]]:
+        """The `name = …` statements of `scope` by name (`name: Path = …` too), in source order
+        (its top level only when `top`); read once per scope: path rules ask for a name's last
+        value hundreds of times in a long function."""
         key = (scope, top)
         if key not in self._assigns:
-            index: dict[str, list[ast.Assign]] = {}
+            index: dict[str, list[ast.Assign | ast.AnnAssign]] = {}
             whole = isinstance(scope, ast.Module) and scope in self.module_of
             walked = self.module_of[scope].nodes if whole else ast.walk(scope)
             for n in scope.body if top else walked:  # type: ignore[attr-defined]
@@ -216,6 +218,8 @@ class ScriptFacts:
                     for t in n.targets:
                         if isinstance(t, ast.Name):
                             index.setdefault(t.id, []).append(n)
+                elif isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.value:
+                    index.setdefault(n.target.id, []).append(n)
             for found in index.values():
                 found.sort(key=lambda n: n.lineno)
             self._assigns[key] = index
