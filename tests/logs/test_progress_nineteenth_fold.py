@@ -60,3 +60,22 @@ def test_a_line_in_chinese_reads_the_same_in_a_stream_as_alone():
     line = "2025-10-27 21:02:25,149 - INFO - 保存最佳模型，验证准确率: 0.0333"
     found = _read([line])[0]
     assert found == read_line(line) and found.values == {"val_acc": 0.0333}
+
+
+def test_a_count_written_as_a_json_string_is_its_counter():
+    # Cory-M/SlowFast stdout.log: PySlowFast's json_stats
+    line = (
+        '[05/20 00:24:04][INFO] slowfast.utils.logging:   96: json_stats: {"_type": "train_iter", '
+        '"epoch": "1/196", "eta": "19 days, 15:42:16", "gpu_mem": "4.45 GB", "iter": "10/29327", '
+        '"loss": 6.144731, "lr": 0.010000, "time_diff": 0.295427, "top1_err": 100.000000}'
+    )
+    found = _read([line])[0]
+    assert found.step == 10 and found.total == 29327 and found.epoch == 1 and found.epochs == 196
+    assert found.loss == 6.144731
+
+
+def test_a_bracketed_count_with_its_share_is_the_step_whatever_its_key():
+    # riju92/ColorNet loss_log.txt
+    found = _read(["Train Epoch:2\tPercent:[0/6751 (0%)]\tLoss:0.075679861"])[0]
+    assert found.step == 0 and found.total == 6751 and found.epoch == 2
+    assert found.loss == 0.075679861

@@ -12,6 +12,8 @@ from tui.logs import progress_names as names
 from tui.logs.progress_fields import NUM, Found, counter, number, text_fields
 
 _DICT_MAX = 8_000
+_COUNT = re.compile(r"\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*")
+"""A count written as a string, of its total."""
 _DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
 
 
@@ -58,6 +60,11 @@ def dict_fields(line: str) -> Found | None:
                 raw.lower() in names.EVAL_WORDS or raw.lower().startswith("val")
             ):
                 found.evaluating = True
+            if (m := _COUNT.fullmatch(raw)) is not None:  # `"iter": "10/29327"` (PySlowFast)
+                counter(
+                    names.words_of(key), key, m["i"], m["n"], found, "", (places.get(key), None)
+                )
+                continue
             raw = number(raw) if re.fullmatch(NUM, raw.strip()) else None
         if isinstance(raw, bool) or not isinstance(raw, int | float):
             continue

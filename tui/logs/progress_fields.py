@@ -73,6 +73,9 @@ _TAIL_COUNT = re.compile(
 """`loss: 0.711  acc: 46.0 [   50/66045]`, `(1/62) LR: … | Loss: 0.513`: a bracketed count with
 no word, ending the line after its values or opening it (the samples or batches of the epoch);
 not a key's value (`batch= [51/3503]`)."""
+_PERCENT_COUNT = re.compile(r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\(\s*\d+(?:\.\d+)?%\s*\)\s*\]")
+"""`Percent:[0/6751 (0%)]`: the samples of the epoch done, with their share (PyTorch's MNIST
+example's count), whatever key is before it."""
 _ROW_LEAD = re.compile(rf"^(?P<i>\d+)(?:\s+\|\s|:\s+{_KEY_AHEAD})")
 """`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number;
 `300:\tlearn: 0.155\ttest: 0.138`: a bare whole number and a colon leading `key: value` pairs."""
@@ -225,7 +228,7 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
         not counted
         and found.step is None
         and ("[" in text or text.lstrip()[:1] == "(")
-        and (m := _TAIL_COUNT.search(text))
+        and ((m := _TAIL_COUNT.search(text)) or (m := _PERCENT_COUNT.search(text)))
     ):
         spans = (_at(m, "i", offset), _at(m, "n", offset))
         found.count(8, int(m["i"]), int(m["n"]), position=True, spans=spans)

@@ -52,6 +52,7 @@ FILES = (
     "fresh/2026-11-28v.txt",
     "fresh/2026-11-28w.txt",
     "fresh/2026-11-28x.txt",
+    "fresh/2026-11-28y.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
