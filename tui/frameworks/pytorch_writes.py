@@ -16,6 +16,9 @@ from tui.scripts.syntax import constant, dotted, keyword
 
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
 _COPIES = ("shutil.copy", "shutil.copyfile", "shutil.copy2")
+_EXPORTS = ("to_csv", "to_json", "to_parquet")
+"""A table's own writers (`log.to_csv(path)`): the path first (a plot's savefig is left out:
+figures drawn on every rank are rarely the labels' concern)."""
 _SECOND = ("torch.save", "save_image", *_COPIES)
 """Writes whose path is their second argument (`torch.save(obj, f)`, `shutil.copy(src, dst)`)."""
 _ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
@@ -176,10 +179,10 @@ def _wraps_a_save(src: ScriptFacts, call: ast.AST) -> bool:
 _BUFFERS = ("BytesIO", "StringIO")
 
 
-def _everyone_passes(src: ScriptFacts, plan: CheckPlan, call: ast.AST) -> bool:
-    """The rank test right around `call` is true in every process: it reads only a flag the
-    plan's command does not pass (`args.local_rank in [-1, 0]` with --local_rank left at -1),
-    nothing the launcher sets per process."""
+def _everyone_passes(src: ScriptFacts, plan: CheckPlan, call: ast.AST, depth: int = 3) -> bool:
+    """The rank test right around `call` (or around every call of its function) is true in
+    every process: it reads only a flag the plan's command does not pass (`args.local_rank in
+    [-1, 0]` with --local_rank left at -1), nothing the launcher sets per process."""
     current, child = src.parents.get(call), call
     while current is not None and plan.flow is not None:
         if isinstance(current, ast.If) and mentions_rank(current.test, src.rank_words):
@@ -192,9 +195,15 @@ def _everyone_passes(src: ScriptFacts, plan: CheckPlan, call: ast.AST) -> bool:
             ):
                 return False
             names = [n for n in ast.walk(current.test) if isinstance(n, ast.Name | ast.Attribute)]
-            return not any("environ" in dotted(n) or plan.flow.value_at(n).env for n in names)
+            if any("environ" in dotted(n) or plan.flow.value_at(n).env for n in names):
+                return False
+            # the rank the test reads is itself a flag's default (`args.local_rank`), not a
+            # value the flow took from one branch (`master_process = True` off DDP)
+            ranks = [n for n in names if mentions_rank(n, src.rank_words)]
+            return all(command_flags(plan.flow.value_at(n).flags) for n in ranks)
         if isinstance(current, ast.FunctionDef | ast.AsyncFunctionDef):
-            return False
+            callers = src.callers(current) if depth else []
+            return bool(callers) and all(_everyone_passes(src, plan, c, depth - 1) for c in callers)
         current, child = src.parents.get(current), current
     return False
 
@@ -294,6 +303,7 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         # name or through an import of its code folder): its body's writes are checked.
         own = last in src.functions and (name == dotted(call.func) or src.local(name))
         saving = name in ("torch.save", *_COPIES) or (last in _SAVES and not engine and not own)
+        saving = saving or (last in _EXPORTS and not own and bool(call.args or call.keywords))
         if (last == "save" and receiver and receiver.split(".")[-1] in ("model", "net")) or (
             library and not engine and not own and not saving
         ):  # `net.save_parameters(f"{save_dir}/…")`: a file's path, not a step (BasicSR's)

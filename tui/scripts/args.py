@@ -102,7 +102,7 @@ def _argparse(src: ScriptFacts) -> Parser | None:
     for made in src.find("ArgumentParser"):
         if constant(keyword(made, "allow_abbrev")) is False:
             parser.abbrev = False
-    for call in src.find("add_argument"):
+    for call in src.find("add_argument", *_add_argument_names(src)):
         arg = argparse_arg(call)
         if arg is None:
             parser.open = True
@@ -115,6 +115,18 @@ def _argparse(src: ScriptFacts) -> Parser | None:
         parser.open = True  # sub-commands: roughly, anything may belong to one
     parser.namespaces = _bound_to(src, parse)
     return parser
+
+
+def _add_argument_names(src: ScriptFacts) -> list[str]:
+    """Plain names bound to a parser's add_argument (`arg = parser.add_argument`, then
+    `arg('--fold', type=int)`)."""
+    return [
+        t.id
+        for stmt in src.assignments
+        if isinstance(stmt.value, ast.Attribute) and stmt.value.attr == "add_argument"
+        for t in stmt.targets
+        if isinstance(t, ast.Name)
+    ]
 
 
 def _conditional(src: ScriptFacts, node: ast.AST) -> bool:

@@ -115,6 +115,8 @@ class ScriptFacts:
         """Helpers' `if __name__ == "__main__":` blocks: they run only when the helper is the
         script, so nothing in them runs, nor what only they name."""
         self._assigns: dict[tuple[ast.AST, bool], dict[str, list[ast.Assign]]] = {}
+        self._rebinds: dict[ast.AST, dict[str, int]] = {}
+        """Names bound under a rank test, by function: the first such test's line."""
         budget = MOST_NODES
         for module in self.modules:
             budget = self._walk(module, budget)
@@ -394,20 +396,16 @@ class ScriptFacts:
             fn = self.parents.get(fn)
         if fn is None:
             return False
-        for test in ast.walk(fn):
-            if (
-                isinstance(test, ast.If)
-                and test.lineno < node.lineno
-                and mentions_rank(test.test, self.rank_words)
-                and any(
-                    isinstance(t, ast.Name) and t.id == name
-                    for s in ast.walk(test)
-                    if isinstance(s, ast.Assign)
-                    for t in s.targets
-                )
-            ):
-                return True
-        return False
+        if fn not in self._rebinds:  # read once a function: a long one has hundreds of calls
+            first: dict[str, int] = {}
+            for test in ast.walk(fn):
+                if isinstance(test, ast.If) and mentions_rank(test.test, self.rank_words):
+                    for s in ast.walk(test):
+                        for t in s.targets if isinstance(s, ast.Assign) else ():
+                            if isinstance(t, ast.Name):
+                                first[t.id] = min(first.get(t.id, test.lineno), test.lineno)
+            self._rebinds[fn] = first
+        return self._rebinds[fn].get(name, node.lineno) < node.lineno
 
 
 def _base_names(cls: ast.ClassDef) -> set[str]:

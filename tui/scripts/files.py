@@ -48,7 +48,8 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     for name, call in src.calls:
         asked = keyword(call, "download")
         fetch = name.split(".")[-1] in _FETCHES
-        cached = _keras_cache(name)
+        weights = _keras_weights(name, call)
+        cached = _keras_cache(name) or weights
         if asked is None and not fetch and not cached:
             continue
         if asked is not None and constant(asked) in (False, None, 0):
@@ -59,7 +60,9 @@ def _downloads(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             continue  # a trainer's rank_zero_first has its own rule; a file lock takes turns
         target = keyword(call, "path", 0) if cached else _path_arg(call)
         where = place(src, plan, target)
-        if cached and target is None:
+        if weights:
+            where = Place(NODE, "~/.keras/models")
+        elif cached and target is None:
             where = Place(NODE, KERAS_CACHE)
         elif cached and not where.per_rank:
             where = Place(NODE, f"{KERAS_CACHE}/{where.text or '...'}")
@@ -94,6 +97,16 @@ def _keras_cache(name: str) -> bool:
     (KERAS_CACHE, on the node's own disk) when the file is not there yet."""
     parts = name.split(".")
     return parts[-1] == "load_data" and "datasets" in parts and "keras" in parts
+
+
+def _keras_weights(name: str, call: ast.Call) -> bool:
+    """`keras.applications.VGG16(weights="imagenet")` (the default): Keras downloads the weight
+    file into the home folder's cache (KERAS_CACHE) when it is not there yet, with no lock."""
+    parts = name.split(".")
+    if "applications" not in parts[:-1] or "keras" not in parts or not parts[-1][:1].isupper():
+        return False
+    weights = keyword(call, "weights")
+    return weights is None or constant(weights) == "imagenet"
 
 
 def _path_arg(call: ast.Call) -> ast.AST | None:

@@ -109,8 +109,23 @@ def _head(src: ScriptFacts, plan: CheckPlan, node: ast.AST, depth: int) -> objec
             return value.value if isinstance(value.value, str) else None
     if isinstance(node, ast.Name):
         made = _assigned(src, node)
+        if made is None:  # a parameter: what its callers pass, else its default
+            made = next(iter(_passed(src, node)), None) or _default(src, node)
         return _head(src, plan, made, depth - 1) if made is not None else None
     return None
+
+
+def _default(src: ScriptFacts, name: ast.Name) -> ast.AST | None:
+    """The default of the parameter `name` of its function (`def load_data(data_dir="./data")`)."""
+    fn = src.function_of(name)
+    if fn is None:
+        return None
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    given = positional[len(positional) - len(args.defaults) :]
+    pairs = list(zip(given, args.defaults, strict=True))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d]
+    return next((d for a, d in pairs if a.arg == name.id), None)
 
 
 def _assigned(src: ScriptFacts, name: ast.Name) -> ast.AST | None:

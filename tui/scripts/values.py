@@ -23,9 +23,10 @@ from tui.scripts.flow import ENV_FLAG, command_flags
 from tui.scripts.syntax import dotted
 
 _PATH_USES = ("os.path.join", "path.join", "torch.save", "open", "makedirs", "Path")
-_FOREIGN = ("/opt/ml/",)
+_FOREIGN = ("/opt/ml/", "/scratch/")
 """Folders only another platform's nodes have: SageMaker's container layout (`/opt/ml/model`,
-`/opt/ml/input/data/...`); an Azure ML node has none of them."""
+`/opt/ml/input/data/...`), an HPC cluster's scratch file system (`/scratch/project_…`); an
+Azure ML node has none of them."""
 
 
 def _spelled_head(node: ast.AST) -> str | None:
@@ -112,13 +113,17 @@ def _uses(plan: CheckPlan, name: str, call: ast.Call) -> Iterator[tuple]:
                 f"give --{flag} in the job's arguments (outputs/... is kept after the job, or a "
                 "mounted input's path)",
             )
-        elif (head := _spelled_head(call.args[1] if saved else call.args[0])) and _foreign(head):
+        elif (
+            head := _spelled_head(call.args[1] if saved else call.args[0])
+            or (path.value if isinstance(path.value, str) and not path.flags else None)
+        ) and _foreign(head):  # spelled here, or a value the plan leaves (a variable's fallback)
             yield (
                 "foreign_platform_path",
                 call,
                 head,
                 f"{name}() is given {head!r}…, a folder only another platform's nodes have "
-                "(SageMaker's /opt/ml): it fails here on Azure ML, when it is reached",
+                "(SageMaker's /opt/ml, a cluster's /scratch): it fails here on Azure ML, when it "
+                "is reached",
                 "write under outputs/ (kept after the job) or a mounted output's path, read from "
                 "a mounted input's",
             )

@@ -1,0 +1,44 @@
+# Source: https://github.com/vturrisi/solo-learn/blob/9187ea39c2c3f43c455ab06664d2b019a9802954/solo/losses/simsiam.py (copied unchanged below this line)
+# Copyright 2023 solo-learn development team.
+
+# Permission is hereby granted, free of charge, to any person obtaining a copy of
+# this software and associated documentation files (the "Software"), to deal in
+# the Software without restriction, including without limitation the rights to use,
+# copy, modify, merge, publish, distribute, sublicense, and/or sell copies of the
+# Software, and to permit persons to whom the Software is furnished to do so,
+# subject to the following conditions:
+
+# The above copyright notice and this permission notice shall be included in all copies
+# or substantial portions of the Software.
+
+# THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED,
+# INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR
+# PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
+# FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
+# OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+# DEALINGS IN THE SOFTWARE.
+
+import torch
+import torch.nn.functional as F
+
+
+def simsiam_loss_func(p: torch.Tensor, z: torch.Tensor, simplified: bool = True) -> torch.Tensor:
+    """Computes SimSiam's loss given batch of predicted features p from view 1 and
+    a batch of projected features z from view 2.
+
+    Args:
+        p (torch.Tensor): Tensor containing predicted features from view 1.
+        z (torch.Tensor): Tensor containing projected features from view 2.
+        simplified (bool): faster computation, but with same result.
+
+    Returns:
+        torch.Tensor: SimSiam loss.
+    """
+
+    if simplified:
+        return -F.cosine_similarity(p, z.detach(), dim=-1).mean()
+
+    p = F.normalize(p, dim=-1)
+    z = F.normalize(z, dim=-1)
+
+    return -(p * z.detach()).sum(dim=1).mean()

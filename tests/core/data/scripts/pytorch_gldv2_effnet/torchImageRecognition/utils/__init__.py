@@ -1,0 +1,1 @@
+# Source: https://github.com/FridayJK/google_landmark_retrieval_2020_1st_place_solution/blob/85d235ddc4163c4071fbe4a5ca0ceace6ed674e7/torchImageRecognition/utils/__init__.py (copied unchanged below this line)

@@ -1,0 +1,5 @@
+# Source: https://github.com/voxelmorph/voxelmorph/blob/ca28315d0ba24cd8946ac4f6ed081e049e5264fe/voxelmorph/tf/__init__.py (copied unchanged below this line)
+from . import layers
+from . import networks
+from . import losses
+from . import utils

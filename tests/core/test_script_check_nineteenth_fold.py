@@ -1,0 +1,64 @@
+"""What the twenty-fifth and twenty-sixth fresh sets (2026-11-28y, z, folded into the corpus)
+taught the script check: a rank test every process passes guards nothing in the functions it
+calls either (`if args.local_rank == 0: save_model(…)` with --local_rank left at 0); a table's
+own writer (`log.to_csv(path)`) writes; arguments added through a name bound to add_argument
+(`arg = parser.add_argument`) are the parser's; a parameter's default is the path it gives
+(`def load_data(data_dir="./data")`); Keras' applications fetch their ImageNet weights into the
+node's home folder; a cluster's /scratch, left as a variable's fallback, is a folder Azure ML
+nodes lack. Run on the corpus scripts they came from, as they are and as a reader would change
+them."""
+
+from __future__ import annotations
+
+from tests.core.test_script_check_fourth_fold import check, lines
+
+
+def test_a_rank_test_every_process_passes_guards_nothing_in_what_it_calls():
+    # ArrowLuo/CLIP4Clip main_task_retrieval.py: save_model() under `if args.local_rank == 0:`
+    # (torchrun passes no --local_rank: its default 0 holds in every process)
+    file = "pytorch_clip4clip/main_task_retrieval.py"
+    assert lines(check(file), "unguarded_write") == [227, 228]
+    by_rank = (
+        '            if args.local_rank == 0:\n                logger.info("Epoch',
+        '            if torch.distributed.get_rank() == 0:\n                logger.info("Epoch',
+    )
+    assert lines(check(file, by_rank), "unguarded_write") == []
+
+
+def test_a_tables_own_writer_writes():
+    # FridayJK/google_landmark_retrieval_2020_1st_place_solution train_demo.py
+    file = "pytorch_gldv2_effnet/torchImageRecognition/examples/train_demo.py"
+    assert 235 in lines(check(file), "unguarded_write")
+    kept = ("log.to_csv(", "print(")
+    assert 235 not in lines(check(file, kept), "unguarded_write")
+
+
+def test_arguments_added_through_a_bound_name_are_the_parsers():
+    # selimsef/dfdc_deepfake_challenge train_classifier.py: `arg = parser.add_argument`
+    found = check("pytorch_dfdc_classifier/training/pipelines/train_classifier.py")
+    assert lines(found, "argv_rejected") == []
+    assert lines(found, "unguarded_write") == [213, 218, 241, 247, 249]
+
+
+def test_a_parameters_default_is_the_path_it_gives():
+    # comet-ml/comet-examples: `def load_data(data_dir="./data")`, called as load_data()
+    file = "pytorch_comet_ddp_cifar10.py"
+    assert lines(check(file), "download_race") == [49, 53]
+    mounted = ("load_data()", 'load_data("${{inputs.cifar}}")')
+    assert lines(check(file, mounted), "download_race") == []
+
+
+def test_keras_applications_fetch_their_weights_on_every_rank():
+    # CSCfi/machine-learning-scripts tf2-pets-hvd: applications.VGG16(weights='imagenet')
+    file = "horovod_csc_tf2_pets.py"
+    assert lines(check(file), "download_race") == [163]
+    untrained = ("VGG16(weights='imagenet'", "VGG16(weights=None")
+    assert lines(check(file, untrained), "download_race") == []
+
+
+def test_a_clusters_scratch_left_as_a_fallback_is_a_foreign_path():
+    # CSCfi/machine-learning-scripts tf2-pets-mwms: DATADIR falls back to /scratch/project_xxx
+    file = "tf_csc_pets_mwms.py"
+    assert lines(check(file), "foreign_platform_path") == [61]
+    local = ('"/scratch/project_xxx/data/"', '"data/"')
+    assert lines(check(file, local), "foreign_platform_path") == []
