@@ -79,3 +79,30 @@ def test_a_bracketed_count_with_its_share_is_the_step_whatever_its_key():
     found = _read(["Train Epoch:2\tPercent:[0/6751 (0%)]\tLoss:0.075679861"])[0]
     assert found.step == 0 and found.total == 6751 and found.epoch == 2
     assert found.loss == 0.075679861
+
+
+def test_a_data_sets_rate_beside_the_losss_own_key_is_no_loss():
+    # a semi-supervised trainer's log (fresh/2026-11-28z.txt#11): the percentages are accuracies
+    line = (
+        "[unsup] Epoch   1 | Train:   9.17% loss=  0.0000 | Test:  10.65% loss=  0.0000 |  "
+        "13.20s (    4547 samples/s)"
+    )
+    found = _read([line])[0]
+    assert found.loss == 0.0 and found.epoch == 1
+    assert "val_loss" not in found.values  # 10.65 % is no loss
+
+
+def test_a_cross_entropy_in_capitals_is_the_loss():
+    # fresh/2026-11-28z.txt#17
+    assert _read(["TRAIN CROSS ENTROPY: 0.0695777335712"])[0].loss == 0.0695777335712
+
+
+def test_a_sentence_that_ends_with_the_loss_gives_it():
+    # fresh/2026-11-28z.txt#20
+    found = _read(["        Batch: 1 ended with 0.4683539569377899 loss."])[0]
+    assert found.loss == 0.4683539569377899
+
+
+def test_a_count_so_far_is_that_counter():
+    # OpenAI baselines' logger table (fresh/2026-11-28z.txt#5)
+    assert _read(["| TimestepsSoFar  | 50176         |"])[0].step == 50176

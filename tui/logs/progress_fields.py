@@ -76,6 +76,8 @@ not a key's value (`batch= [51/3503]`)."""
 _PERCENT_COUNT = re.compile(r"\[\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*\(\s*\d+(?:\.\d+)?%\s*\)\s*\]")
 """`Percent:[0/6751 (0%)]`: the samples of the epoch done, with their share (PyTorch's MNIST
 example's count), whatever key is before it."""
+_LOSS_LAST = re.compile(rf"(?<![\w.])(?P<value>{NUM})\s+loss\.?\s*$", re.IGNORECASE)
+"""`Batch: 10 ended with 0.468 loss.`: a sentence that ends with the loss, its value first."""
 _ROW_LEAD = re.compile(rf"^(?P<i>\d+)(?:\s+\|\s|:\s+{_KEY_AHEAD})")
 """`10 | loss 9.37 | lr 3e-04`: a row of `|` cells whose first cell is a bare whole number;
 `300:\tlearn: 0.155\ttest: 0.138`: a bare whole number and a colon leading `key: value` pairs."""
@@ -275,6 +277,8 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
             continue
         if total is not None:
             continue  # `acc: 51089/65281`: a count, not a metric
+        if m["unit"] == "%" and key.lower() in names.SET_WORDS:
+            continue  # `Train:   9.17%`: a rate on a data set, of no measure the line names
         if _TIME_UNIT.match(m["unit"] or "") or _TIME_UNIT.match(text, m.end()):
             key = f"{key} sec"  # a time: bookkeeping (tui/logs/progress_names.py)
         value_n = number(value)
@@ -284,6 +288,8 @@ def text_fields(text: str, found: Found, offset: int = 0) -> None:
             _two_values(key, value_n, after, found, note, (spans[0], _at(after, "value", offset)))
             continue
         found.pairs.append((key, value_n if value_n is not None else math.nan, note, spans[0]))
+    if "loss" in text[-8:].lower() and (m := _LOSS_LAST.search(text)) is not None:
+        found.pairs.append(("loss", float(m["value"]), "", _at(m, "value", offset)))
 
 
 _AT_VALUE = re.compile(rf"(?:\s*:\s*|\s+is\s+)(?P<value>{NUM})(?![\w.])", re.IGNORECASE)
@@ -386,6 +392,8 @@ def counter(words: tuple[str, ...], key: str, value: str, total: str | None, fou
         return True
     if words == ("i",) and total is not None:
         words = ("iter",)  # `i = 822990 / 973300`: a loop's index, of its total
+    if words[-2:] == ("so", "far"):
+        words = words[:-2]  # `TimestepsSoFar`: the count so far (OpenAI baselines' logger)
     if total is not None and len(words) == 2 and words[0] in _INDEX_WORDS | {"n"}:
         words = words[1:]  # `n_batch:0/157`: the batch's number, of the epoch's
     rank = None

@@ -71,7 +71,7 @@ def hinted(line: str) -> bool:
         "loss" in low or "epoch" in low or "step" in low or "iter" in low or "it/s" in low
         or "s/it" in low or "%|" in low or "{" in low or "acc" in low or "lr" in low
         or "cost" in low or "xent" in low or "ep." in low or "up." in low or "mse" in low
-        or "learn" in low or "'s " in low
+        or "learn" in low or "'s " in low or "entropy" in low
         or (low[:1].isdigit() and SPLIT_ROW.match(low) is not None)
         or (low[:1] in ("t", "v") and _SET_ALONE.match(low) is not None)
     )  # fmt: skip

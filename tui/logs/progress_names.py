@@ -19,6 +19,8 @@ EVAL_WORDS = frozenset(
 """A key or a line's lead with one of these words reports evaluation, not training."""
 TRAIN_WORDS = frozenset({"train", "training", "trn", "learn"})
 """A key or a line's lead with one of these words reports training (CatBoost's `learn:`)."""
+SET_WORDS = TRAIN_WORDS | EVAL_WORDS
+"""A data set's name: a key of these alone names no measure."""
 _TOTAL_WORDS = frozenset(
     {"train", "training", "trn", "reduced", "total", "tot", "overall", "avg", "average", "mean",
      "running", "batch", "step", "curr", "current", "lm", "global", "sum", "all", "full",

@@ -79,6 +79,8 @@ def set_keys(found: Found) -> frozenset[str]:
     if len(found.pairs) < 2:
         return frozenset()
     keys = {k.lower() for k, *_ in found.pairs}
+    if any(names.is_loss(k) for k in keys):
+        return frozenset()  # `Train: 9.17% loss= 0.0000 | Test: …`: the loss has its own key
     train, evaluation = keys & names.TRAIN_WORDS, keys & names.EVAL_WORDS
     return frozenset(train | evaluation) if train and evaluation else frozenset()
 

@@ -53,6 +53,7 @@ FILES = (
     "fresh/2026-11-28w.txt",
     "fresh/2026-11-28x.txt",
     "fresh/2026-11-28y.txt",
+    "fresh/2026-11-28z.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
