@@ -65,13 +65,24 @@ class Module:
 
     @cached_property
     def nodes(self) -> list[ast.AST]:
-        """Every node of the tree, breadth first as `ast.walk` gives them, walked once (the
-        facts and several rules read them all); `parents` is filled on the way."""
-        nodes, parents = [self.tree], self.parents
-        for node in nodes:  # the list grows as it is read
-            for child in ast.iter_child_nodes(node):
-                parents[child] = node
-                nodes.append(child)
+        """Every node of the tree but the Load / Store contexts, breadth first as `ast.walk`
+        gives them, walked once (the facts and several rules read them all); `parents` is
+        filled on the way."""
+        nodes, parents, node_type = [self.tree], self.parents, ast.AST
+        append = nodes.append
+        for node in nodes:  # the list grows as it is read (ast.iter_child_nodes, inlined)
+            for field in node._fields:
+                if field == "ctx":
+                    continue  # Load / Store: one shared leaf under every name, no fact in it
+                value = getattr(node, field, None)
+                if isinstance(value, node_type):
+                    parents[value] = node
+                    append(value)
+                elif isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, node_type):
+                            parents[item] = node
+                            append(item)
         return nodes
 
     def resolve(self, name: str) -> str:
