@@ -62,3 +62,46 @@ def test_a_clusters_scratch_left_as_a_fallback_is_a_foreign_path():
     assert lines(check(file), "foreign_platform_path") == [61]
     local = ('"/scratch/project_xxx/data/"', '"data/"')
     assert lines(check(file, local), "foreign_platform_path") == []
+
+
+def test_a_name_given_a_rank_call_holds_the_rank():
+    # Alwaysproblem/k8s_docker_horovod model.py: `worker_index = hvd.rank()`, then
+    # `if worker_index == 0:` around the config dump and model.save
+    file = "horovod_k8s_deepfm/model.py"
+    assert lines(check(file), "unguarded_write") == []
+    unranked = ("worker_index = hvd.rank()", "worker_index = 0")
+    assert lines(check(file, unranked), "unguarded_write") == [235, 262]
+
+
+def test_one_pass_over_a_loader_with_its_own_sampler_needs_no_set_epoch():
+    # tunib-ai/large-scale-lm-tutorials src/ddp.py: one loop over the loader, no epochs
+    assert lines(check("pytorch_tunib_ddp/src/ddp.py"), "sampler_no_set_epoch") == []
+
+
+def test_a_distributed_sampler_of_the_scripts_own_shards():
+    # yxuansu/PandaGPT datasets/__init__.py: DistributedBatchSampler
+    found = check("deepspeed_pandagpt/train_sft.py")
+    assert lines(found, "no_distributed_sampler") == []
+
+
+def test_a_flag_given_a_name_that_holds_a_rank_test_guards():
+    # latent-diffusion-deepspeed: save_model(…, is_root=is_root_rank) returns unless is_root
+    file = "deepspeed_latent_diffusion_ft/finetune.py"
+    util = "latent_diffusion_deepspeed/train_util.py"
+    assert lines(check(file), "unguarded_write", util) == []
+    everyone = ("is_root=is_root_rank", "is_root=True")
+    assert lines(check(file, everyone), "unguarded_write", util) == [48, 53]
+
+
+def test_names_unpacked_from_a_call_are_no_longer_the_flags_defaults():
+    # meituan/YOLOv6 tools/train.py: `args.local_rank, args.rank, args.world_size = get_envs()`
+    found = check("pytorch_yolov6/tools/train.py")
+    assert lines(found, "distribution_disabled_by_flag") == []
+    assert 125 in lines(found, "rank_not_from_env")
+
+
+def test_a_batch_a_flags_default_cannot_split_is_said_at_the_flag():
+    # karpathy/llm.c train_gpt2.py: --total_batch_size 256 against 16 ranks x 4 x 64 tokens
+    found = check("pytorch_llmc_train_gpt2.py")
+    assert lines(found, "batch_not_divisible") == [553]
+    assert lines(found, "default_runs_nothing") == []

@@ -26,7 +26,8 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
     samplers = src.find("DistributedSampler", "ElasticDistributedSampler")
     sharded = src.has(
         "DistributedSampler", "split_dataset_by_node", "shard", "num_replicas", "deepspeed_io"
-    )
+    ) or any(n.startswith("Distributed") and n.endswith("Sampler") for n in src.names)
+    # `DistributedBatchSampler`, `DistributedGroupSampler`: a sampler of the script's that shards
     if loaders and not samplers and not sharded:
         train = [c for c in loaders if "train" in ast.dump(src.parents.get(c) or c).lower()]
         yield src.finding(
@@ -41,7 +42,8 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         for s in samplers
         if constant(keyword(s, "shuffle")) is not False and not _held_out(src, s)
     ]
-    if shuffled and not src.find("set_epoch") and not _one_pass(src, plan, loaders):
+    every = [c for c in src.find("DataLoader") if not plan.off(c)]  # a sampler's own too
+    if shuffled and not src.find("set_epoch") and not _one_pass(src, plan, every):
         yield src.finding(
             shuffled[0],
             "DistributedSampler without set_epoch(): every epoch shuffles the same way",

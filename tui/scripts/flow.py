@@ -212,6 +212,11 @@ class Flow:
             local[target.id] = value
         elif self._is_args(target):
             self.args[target.attr] = value  # type: ignore[attr-defined]
+        elif isinstance(target, ast.Tuple | ast.List):  # `args.local_rank, args.rank = f()`
+            items = value.value if isinstance(value.value, tuple | list) else ()
+            known = len(items) == len(target.elts)  # a starred target takes a list: unknown
+            for at, element in enumerate(target.elts):
+                self._assign(element, Value(items[at], value.flags) if known else NOTHING, local)
 
     def _taint(self, body: list[ast.stmt], flags: frozenset[str], local: dict[str, Value]) -> None:
         """What a branch not taken would have assigned keeps the flags that decided it."""
@@ -395,8 +400,7 @@ class Flow:
 
     def off(self, node: ast.AST, depth: int = 3) -> Value | None:
         """When `node` is never reached under the plan: the test that keeps it off (its flags
-        say which defaults did it); None when it is, or may be, reached. Asked once per node
-        and depth (a helper's callers are asked again for each of its calls)."""
+        say which defaults did it); None when it is, or may be, reached. Cached by depth."""
         key = (node, depth)
         if key not in self._offs:
             self._offs[key] = self._off(node, depth)
@@ -419,12 +423,10 @@ class Flow:
                 callers = self.src.callers(current)
                 if not depth or not callers:
                     return None
-                offs = []
-                for c in callers:  # one caller that may reach it is enough
-                    if (o := self.off(c, depth - 1)) is None:
-                        return None
-                    offs.append(o)
-                return Value(False, frozenset().union(*(o.flags for o in offs)))
+                offs = [self.off(c, depth - 1) for c in callers]
+                if any(o is None for o in offs):  # one caller that may reach it is enough
+                    return None
+                return Value(False, frozenset().union(*(o.flags for o in offs)))  # type: ignore[union-attr]
             current, child = self.src.parents.get(current), current
         return None
 
@@ -437,9 +439,8 @@ def _small(value: object) -> bool:
 
 
 def _convert(given: object, kind: str | None) -> object:
-    if isinstance(given, str) and kind in ("int", "float"):
-        return _try(_CASTS[kind], given)
-    return given
+    numeric = isinstance(given, str) and kind in ("int", "float")
+    return _try(_CASTS[kind], given) if numeric else given  # type: ignore[index]
 
 
 def _try(cast, text: str) -> object:

@@ -46,14 +46,29 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
         and all(isinstance(v, _TESTS) and mentions_rank(v) for v in returns)
     }
     words |= tests | {name for name, value in pairs if _rank_variable(value)}
-    return words | {name for name, v in pairs if dotted(v).split(".")[-1] in words and dotted(v)}
+    return words | {
+        name
+        for name, v in pairs
+        if dotted(v)
+        and (
+            dotted(v).split(".")[-1] in words
+            # `is_root=is_root_rank`: a flag given a name that says it holds a rank test
+            or (name.startswith("is_") and isinstance(v, ast.Name) and mentions_rank(v))
+        )
+    }
+
+
+_RANK_CALLS = ("rank", "get_rank", "local_rank", "get_local_rank")
 
 
 def _rank_variable(value: ast.AST) -> bool:
     """`int(os.environ["LOCAL_RANK"])`, `os.getenv("RANK", 0)`: the launcher's rank variable
-    itself, so that `device_id == 0` tests the rank as `local_rank == 0` does."""
+    itself, or what a rank call returns (`worker_index = hvd.rank()`), so that `device_id == 0`
+    tests the rank as `local_rank == 0` does."""
     if isinstance(value, ast.Call) and dotted(value.func) == "int" and value.args:
         value = value.args[0]
+    if isinstance(value, ast.Call) and dotted(value.func).split(".")[-1] in _RANK_CALLS:
+        return True
     if isinstance(value, ast.Subscript) and dotted(value.value).endswith("environ"):
         key = value.slice
     elif isinstance(value, ast.Call) and dotted(value.func).endswith(("environ.get", "getenv")):

@@ -83,7 +83,7 @@ def _uses(plan: CheckPlan, name: str, call: ast.Call) -> Iterator[tuple]:
     if name == "range" and call.args:
         count = flow.value_at(call.args[-1] if len(call.args) <= 2 else call.args[1])
         if (
-            command_flags(count.flags)
+            len(command_flags(count.flags)) == 1  # one flag's default, not a sum of several
             and isinstance(count.value, int)
             and not isinstance(count.value, bool)
         ):
@@ -242,6 +242,8 @@ def batch_divides(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             size = plan.flow.value(left.right, local).value
             name = left.left
             where = plan.flow.assigned.get(name.id) if isinstance(name, ast.Name) else None
+            flags = sorted(command_flags(plan.flow.value(name, local).flags))
+            where = where or (plan.flow.flag_nodes.get(flags[0]) if len(flags) == 1 else None)
             yield src.finding(
                 where or stmt,
                 f"{ast.unparse(name)} = {total} is not divisible by {ast.unparse(left.right)} = "

@@ -1,0 +1,9 @@
+# Source: https://github.com/lyuwenyu/RT-DETR/blob/068dfde65f2667ad6555883c69d73de886518cad/rtdetrv2_pytorch/src/__init__.py (copied unchanged below this line)
+"""Copyright(c) 2023 lyuwenyu. All Rights Reserved.
+"""
+
+# for register purpose
+from . import optim
+from . import data 
+from . import nn
+from . import zoo

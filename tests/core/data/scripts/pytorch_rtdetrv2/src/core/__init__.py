@@ -1,0 +1,8 @@
+# Source: https://github.com/lyuwenyu/RT-DETR/blob/068dfde65f2667ad6555883c69d73de886518cad/rtdetrv2_pytorch/src/core/__init__.py (copied unchanged below this line)
+"""Copyright(c) 2023 lyuwenyu. All Rights Reserved.
+"""
+
+from .workspace import GLOBAL_CONFIG, register, create
+from .yaml_utils import *
+from ._config import BaseConfig
+from .yaml_config import YAMLConfig

@@ -1,0 +1,21 @@
+# Source: https://github.com/lyuwenyu/RT-DETR/blob/068dfde65f2667ad6555883c69d73de886518cad/rtdetrv2_pytorch/src/data/transforms/__init__.py (copied unchanged below this line)
+""""Copyright(c) 2023 lyuwenyu. All Rights Reserved.
+"""
+
+
+from ._transforms import (
+    EmptyTransform,
+    RandomPhotometricDistort,
+    RandomZoomOut,
+    RandomIoUCrop,
+    RandomHorizontalFlip,
+    Resize,
+    PadToSize,
+    SanitizeBoundingBoxes,
+    RandomCrop,
+    Normalize,
+    ConvertBoxes,
+    ConvertPILImage,
+)
+from .container import Compose
+from .mosaic import Mosaic

@@ -1,0 +1,8 @@
+# Source: https://github.com/lyuwenyu/RT-DETR/blob/068dfde65f2667ad6555883c69d73de886518cad/rtdetrv2_pytorch/src/misc/__init__.py (copied unchanged below this line)
+"""Copyright(c) 2023 lyuwenyu. All Rights Reserved.
+"""
+
+from .logger import *
+from .visualizer import *
+from .dist_utils import setup_seed, setup_print
+from .profiler_utils import stats

@@ -1,0 +1,3 @@
+# Source: https://github.com/Meituan-AutoML/YOLOv6/blob/e9656c307ae62032f40b39c7a7a5ccc31c2f0242/yolov6/assigners/__init__.py (copied unchanged below this line)
+from .atss_assigner import ATSSAssigner
+from .tal_assigner import TaskAlignedAssigner
