@@ -106,3 +106,19 @@ def test_a_sentence_that_ends_with_the_loss_gives_it():
 def test_a_count_so_far_is_that_counter():
     # OpenAI baselines' logger table (fresh/2026-11-28z.txt#5)
     assert _read(["| TimestepsSoFar  | 50176         |"])[0].step == 50176
+
+
+def test_a_configuration_printed_as_a_dict_is_no_metric():
+    # Devesan/Deepfake_detection (vision_transformer, absl): the Hyperparameters dict
+    line = (
+        "I0104 23:49:16.554453 140012402842688 logging_writer.py:57] Hyperparameters: "
+        "{'accum_steps': 8, 'base_lr': 0.03, 'batch': 512, 'pp': None, 'model': None, "
+        "'total_steps': 10000}"
+    )
+    assert _read([line])[0] is None
+
+
+def test_a_scalar_tensor_in_a_printed_dict_is_its_value():
+    # fresh/2026-11-28zc.txt#22
+    found = _read(["{'Epoch': 1, 'Loss': 6955.67724609375, 'Accuracy': tensor(2)}"])[0]
+    assert found.loss == 6955.67724609375 and found.epoch == 1

@@ -12,6 +12,8 @@ from tui.logs import progress_names as names
 from tui.logs.progress_fields import NUM, Found, counter, number, text_fields
 
 _DICT_MAX = 8_000
+_TENSOR = re.compile(rf"tensor\((?P<value>{NUM})(?:,[^()]*)?\)")
+"""A scalar tensor as torch prints it (`tensor(2)`, `tensor(0.51, device='cuda:0')`)."""
 _COUNT = re.compile(r"\s*(?P<i>\d+)\s*/\s*(?P<n>\d+)\s*")
 """A count written as a string, of its total."""
 _DICT_VALUE = re.compile(rf"""(["'])(?P<k>[^"'\n]{{1,80}})\1\s*:\s*["']?(?P<v>{NUM})""")
@@ -47,6 +49,8 @@ def dict_fields(line: str) -> Found | None:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
+        if "tensor(" in text:  # `'Accuracy': tensor(2)`: a tensor's repr, its value inside
+            text = _TENSOR.sub(r"\g<value>", text)
         data = _python_literal(text)
     if not isinstance(data, dict) or not data:
         return None

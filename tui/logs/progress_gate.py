@@ -38,15 +38,16 @@ def phase(line: str) -> bool | None:
 _STAMP_LEAD = re.compile(r"^[\W\d_]*(?:[a-z]\d{4}\b)?[\W\d_]*(?:info|warning|debug)?\b", re.I)
 
 
-_FLAG = re.compile(r"\b\w+=(?:True|False|None)\b")
+_FLAG = re.compile(r"\b\w+['\"]?(?:=|: )(?:True|False|None)\b")
 
 
 def settings(line: str) -> bool:
     """The line prints a configuration (`Namespace(batch_size=20, cuda=True, dry_run=False)`,
-    `train: weights=yolov5s.pt, rect=False, resume=False`): two Python flags or more
-    (`=True`, `=False`, `=None`); its numbers are settings, no metric. (Quoted strings are
-    not counted: a logfmt line quotes its message and time beside its step and loss.)"""
-    if "=True" not in line and "=False" not in line and "=None" not in line:
+    `train: weights=yolov5s.pt, rect=False, resume=False`, `Hyperparameters: {'accum_steps': 8,
+    …, 'pp': None, …}`): two Python flags or more (`=True`, `: False`, `=None`); its numbers are
+    settings, no metric. (Quoted strings are not counted: a logfmt line quotes its message and
+    time beside its step and loss.)"""
+    if "True" not in line and "False" not in line and "None" not in line:
         return False
     return len(_FLAG.findall(line)) >= 2
 

@@ -54,6 +54,7 @@ FILES = (
     "fresh/2026-11-28x.txt",
     "fresh/2026-11-28y.txt",
     "fresh/2026-11-28z.txt",
+    "fresh/2026-11-28zc.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
