@@ -80,8 +80,10 @@ from tests.core.script_corpus import scores
 # found real) folded in, 489/636 (0.77), 489/773 (0.63); with a name given a rank call, one pass
 # over a loader with its own sampler, a script's own distributed sampler, a flag given a name
 # that holds a rank test, names unpacked from a call and a flag's batch said at its default,
-# 491/627 (0.78), 491/773 (0.64): floors 0.78 and 0.63, test recall 0.85.
-FLOORS = {"dev": (0.78, 0.63), "test": (0.92, 0.85)}
+# 491/627 (0.78), 491/773 (0.64). The twenty-ninth and thirtieth (2026-11-28zd, ze, scored once on
+# the session's final code, adjudicated blind: 2 new real alarms added, 1 wrong miss removed)
+# folded in, 516/664 (0.777), 516/822 (0.628): floors 0.77 and 0.62, test recall 0.85.
+FLOORS = {"dev": (0.77, 0.62), "test": (0.92, 0.85)}
 
 
 @pytest.fixture(scope="module")
