@@ -105,3 +105,10 @@ def test_a_batch_a_flags_default_cannot_split_is_said_at_the_flag():
     found = check("pytorch_llmc_train_gpt2.py")
     assert lines(found, "batch_not_divisible") == [553]
     assert lines(found, "default_runs_nothing") == []
+
+
+def test_the_same_global_rank_used_as_a_device_in_several_functions_is_one_finding():
+    # pytorch_t5_classical_translation train_ds.py: setup(rank) sets the device, evaluate(…, rank)
+    # and train(…, rank) move batches to it; the blind adjudications count one problem
+    file = "pytorch_t5_classical_translation/train_ds.py"
+    assert lines(check(file), "device_not_local_rank") == [20]

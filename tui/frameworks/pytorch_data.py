@@ -201,6 +201,9 @@ def indexed_device_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]
             continue
         if _global_rank(src, index) and not under_spawn(src, call) and not plan.off(call):
             said.add(src.function_of(call))
+            if (held := ("rank", ast.unparse(index))) in said:
+                continue  # the same rank passed on to another function: the same fix
+            said.add(held)
             yield src.finding(
                 _chosen_at(src, index) or src.statement(call),
                 f"the GPU index is the global rank ({ast.unparse(index)}): on node 1 of the "
