@@ -1,14 +1,11 @@
 """Following values through a script without running it: what its arguments hold under the
 plan's command (given, or their defaults), what it reads from the plan's environment, and which
 `if` then goes which way, so a rule can ask whether a line is reached and, when it is not,
-which flag's default turned it off.
-
-A small, cautious evaluator: literals, the parsed arguments (`args.world_size`), `os.environ`,
-local names assigned in straight-line code, comparisons, `and`/`or`/`not`, arithmetic,
-`int()`/`float()`/`str()`/`bool()`, `torch.cuda.device_count()`-style counts (the plan's GPUs per
-node), `torch.cuda.is_available()` and `platform.system()` as the plan's Linux nodes answer.
-Anything else is unknown, and an unknown test says nothing.
-"""
+which flag's default turned it off. A small, cautious evaluator: literals, the parsed arguments
+(`args.world_size`), `os.environ`, local names assigned in straight-line code, comparisons,
+`and`/`or`/`not`, arithmetic, `int()`/`float()`/`str()`/`bool()`, `torch.cuda.device_count()`
+(the plan's GPUs per node), `torch.cuda.is_available()` and `platform.system()` as the plan's
+Linux nodes answer. Anything else is unknown, and an unknown test says nothing."""
 
 from __future__ import annotations
 
@@ -423,10 +420,12 @@ class Flow:
                 callers = self.src.callers(current)
                 if not depth or not callers:
                     return None
-                offs = [self.off(c, depth - 1) for c in callers]
-                if any(o is None for o in offs):  # one caller that may reach it is enough
-                    return None
-                return Value(False, frozenset().union(*(o.flags for o in offs)))  # type: ignore[union-attr]
+                flags: frozenset[str] = frozenset()
+                for c in callers:  # one caller that may reach it is enough
+                    if (o := self.off(c, depth - 1)) is None:
+                        return None
+                    flags |= o.flags
+                return Value(False, flags)
             current, child = self.src.parents.get(current), current
         return None
 
