@@ -46,15 +46,13 @@ def rank_valued(modules: Sequence[Module]) -> set[str]:
         and all(isinstance(v, _TESTS) and mentions_rank(v) for v in returns)
     }
     words |= tests | {name for name, value in pairs if _rank_variable(value)}
+    held = [(name, v, dotted(v)) for name, v in pairs if isinstance(v, ast.Name | ast.Attribute)]
     return words | {
         name
-        for name, v in pairs
-        if dotted(v)
-        and (
-            dotted(v).split(".")[-1] in words
-            # `is_root=is_root_rank`: a flag given a name that says it holds a rank test
-            or (name.startswith("is_") and isinstance(v, ast.Name) and mentions_rank(v))
-        )
+        for name, v, spelled in held
+        if spelled.split(".")[-1] in words
+        # `is_root=is_root_rank`: a flag given a name that says it holds a rank test
+        or (name.startswith("is_") and isinstance(v, ast.Name) and mentions_rank(v))
     }
 
 
