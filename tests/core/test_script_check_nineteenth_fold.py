@@ -112,3 +112,11 @@ def test_the_same_global_rank_used_as_a_device_in_several_functions_is_one_findi
     # and train(…, rank) move batches to it; the blind adjudications count one problem
     file = "pytorch_t5_classical_translation/train_ds.py"
     assert lines(check(file), "device_not_local_rank") == [20]
+
+
+def test_a_data_sets_save_to_disk_and_numpys_save_write():
+    # ASCEND hf_ascend_wav2vec2/train.py: vectorized_datasets.save_to_disk(...) on every rank;
+    # TorchSSL datasets/data_utils.py: np.save(dump_path, ...) of the labelled indices
+    assert 234 in lines(check("hf_ascend_wav2vec2/train.py"), "unguarded_write")
+    found = check("pytorch_torchssl_fixmatch/fixmatch.py")
+    assert 65 in lines(found, "unguarded_write", "datasets/data_utils.py")

@@ -16,9 +16,11 @@ from tui.scripts.syntax import constant, dotted, keyword
 
 _SAVES = ("save_checkpoint", "save_model", "save_pretrained", "save_weights", "save_image")
 _COPIES = ("shutil.copy", "shutil.copyfile", "shutil.copy2")
-_EXPORTS = ("to_csv", "to_json", "to_parquet")
+_EXPORTS = ("to_csv", "to_json", "to_parquet", "save_to_disk", "to_json_file", "save_vocabulary")
 """A table's own writers (`log.to_csv(path)`): the path first (a plot's savefig is left out:
 figures drawn on every rank are rarely the labels' concern)."""
+_ARRAYS = ("numpy.save", "numpy.savez", "numpy.savez_compressed")
+"""numpy's writers of arrays, the path first."""
 _SECOND = ("torch.save", "save_image", *_COPIES)
 """Writes whose path is their second argument (`torch.save(obj, f)`, `shutil.copy(src, dst)`)."""
 _ENGINES = ("engine", "trainer", "accelerator", "model_engine", "ds_")
@@ -302,7 +304,9 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         # The script's own save_checkpoint() (a function or method of its code, reached by
         # name or through an import of its code folder): its body's writes are checked.
         own = last in src.functions and (name == dotted(call.func) or src.local(name))
-        saving = name in ("torch.save", *_COPIES) or (last in _SAVES and not engine and not own)
+        saving = name in ("torch.save", *_COPIES, *_ARRAYS) or (
+            last in _SAVES and not engine and not own
+        )
         saving = saving or (last in _EXPORTS and not own and bool(call.args or call.keywords))
         if (last == "save" and receiver and receiver.split(".")[-1] in ("model", "net")) or (
             library and not engine and not own and not saving
