@@ -122,3 +122,15 @@ def test_a_scalar_tensor_in_a_printed_dict_is_its_value():
     # fresh/2026-11-28zc.txt#22
     found = _read(["{'Epoch': 1, 'Loss': 6955.67724609375, 'Accuracy': tensor(2)}"])[0]
     assert found.loss == 6955.67724609375 and found.epoch == 1
+
+
+def test_python_2s_print_of_a_tuple_is_read_as_the_line_it_meant():
+    # fresh/2026-11-28zf.txt#19: `print("Loss at ", step, loss_val)` under Python 2
+    found = _read(["('Loss at ', 10, 14.677063)"])[0]
+    assert found.loss == 14.677063 and found.step == 10
+
+
+def test_a_rates_qualifier_is_not_the_losss_key():
+    # fresh/2026-11-28zf.txt#20
+    found = _read(["Training loss per 100 training steps: 2.257507801055908"])[0]
+    assert found.loss == 2.257507801055908 and found.step is None

@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 
 from tui.logs import progress_names as names
 from tui.logs.progress_dict import dict_fields
@@ -165,6 +166,10 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
     member = line[:1] == '"' and (m := _JSON_MEMBER.match(line)) is not None
     if member:
         line = f" {m['key']} {line[m.end('key') + 1 :]}"  # `"loss": 0.30,`: a JSON object's member
+    elif line[:1] == "(" and line[-1:] == ")" and ("'" in line or '"' in line):
+        line = _untupled(line)
+    if " per " in line:  # `Training loss per 100 training steps: 2.25`: a rate's qualifier
+        line = _PER.sub(lambda m: " " * len(m[0]), line)
     found = Found(member=member)
     text_fields(line, found)
     if (m := _LEAD_COUNT.match(line)) is not None and " - " in line:
@@ -175,6 +180,35 @@ def read_line(line: str, state: StreamState | None = None) -> Progress | None:
             return None  # `68608000/68606236 [=====] - 1s 0us/step`: a download
         return progress
     return _finish(found, line, state, kind="text")
+
+
+_PER = re.compile(
+    r"\bper\s+\d+\s+(?:training\s+)?(?:steps?|batch(?:es)?|iter(?:ation)?s?|samples?)\b",
+    re.IGNORECASE,
+)
+_TUPLE_ITEM = re.compile(r"""'[^'\n]*'|"[^"\n]*"|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?""")
+
+
+def _untupled(line: str) -> str:
+    """`('Loss at ', 0, 16.654182)`, Python 2's print of a tuple of words and numbers, as the
+    line it meant (`  Loss at    0: 16.654182 `): the quotes, brackets and commas blanked, a
+    comma between two numbers a colon (the number after it is the one before it's value). Of the
+    same length, so a value's place in the line is its place in the text."""
+    items = list(_TUPLE_ITEM.finditer(line))
+    if len(items) < 2 or line[1 : items[0].start()].strip() or items[-1].end() != len(line) - 1:
+        return line
+    if "".join(line[a.end() : b.start()] for a, b in pairwise(items)).replace(",", "").strip():
+        return line  # not a flat tuple of words and numbers
+    chars = list(line)
+    chars[0] = chars[-1] = " "
+    for a, b in pairwise(items):
+        numbers = a[0][0] not in "'\"" and b[0][0] not in "'\""
+        for at in range(a.end(), b.start()):
+            chars[at] = ":" if numbers and chars[at] == "," else " "
+    for item in items:
+        if item[0][0] in "'\"":
+            chars[item.start()] = chars[item.end() - 1] = " "
+    return "".join(chars)
 
 
 _BAR_RANK = 7

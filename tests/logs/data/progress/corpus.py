@@ -55,6 +55,7 @@ FILES = (
     "fresh/2026-11-28y.txt",
     "fresh/2026-11-28z.txt",
     "fresh/2026-11-28zc.txt",
+    "fresh/2026-11-28zf.txt",
 )
 _LOSS_KEYS = ("loss", "train_loss", "lm_loss", "total_loss")
 
