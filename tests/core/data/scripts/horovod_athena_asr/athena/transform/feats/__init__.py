@@ -1,0 +1,27 @@
+# Source: https://github.com/athena-team/athena/blob/0be22c155c782207349ad6b2135f974d8673611f/athena/transform/feats/__init__.py (copied unchanged below this line)
+# Copyright (C) ATHENA AUTHORS
+# All rights reserved.
+#
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+# See the License for the specific language governing permissions and
+# limitations under the License.
+# ==============================================================================
+from athena.transform.feats.read_wav import ReadWav
+from athena.transform.feats.spectrum import Spectrum
+from athena.transform.feats.mel_spectrum import MelSpectrum
+from athena.transform.feats.framepow import Framepow
+from athena.transform.feats.pitch import Pitch
+from athena.transform.feats.mfcc import Mfcc
+from athena.transform.feats.write_wav import WriteWav
+from athena.transform.feats.fbank import Fbank
+from athena.transform.feats.cmvn import CMVN, compute_cmvn
+from athena.transform.feats.fbank_pitch import FbankPitch
+from athena.transform.feats.add_rir_noise_aecres import Add_rir_noise_aecres
