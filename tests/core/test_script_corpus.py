@@ -86,8 +86,9 @@ from tests.core.script_corpus import scores
 # device in several functions, and datasets' save_to_disk, to_json_file, save_vocabulary and
 # numpy's save as writes, 522/669 (0.78), 522/822 (0.635). The thirty-first and thirty-second
 # (2026-11-28zg, zh, 36 labels, plus 3 alarms their adjudications found real) folded in, 551/715
-# (0.771), 551/861 (0.64): floors 0.77 and 0.62, test recall 0.85.
-FLOORS = {"dev": (0.77, 0.62), "test": (0.92, 0.85)}
+# (0.771), 551/861 (0.64); with a write in a method nothing names and no framework calls by its
+# name skipped, 551/699 (0.788), 551/861 (0.64): floors 0.78 and 0.63, test recall 0.85.
+FLOORS = {"dev": (0.78, 0.63), "test": (0.92, 0.85)}
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ write into memory, a per-rank name or a library's own main-process save is no cl
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 
 from tui.scripts.check_plan import CheckPlan
@@ -210,6 +211,23 @@ def _everyone_passes(src: ScriptFacts, plan: CheckPlan, call: ast.AST, depth: in
     return False
 
 
+_HOOKS = re.compile(
+    r"^(?:on_|configure_|setup|prepare_data|teardown|forward|__|save_model$|process$|download$)"
+    r"|_(?:step|end|start)$"
+)
+"""Methods a framework calls by name: Lightning's hooks, a module's forward, dunders, a
+Trainer's save_model, a graph data set's process and download."""
+
+
+def _never_named(src: ScriptFacts, call: ast.Call) -> bool:
+    """In a method that nothing in the script's code names (`decode()` of a solver that only
+    an inference script calls) and no framework calls by its name: it does not run here."""
+    fn = src.function_of(call)
+    if fn is None or not isinstance(src.parents.get(fn), ast.ClassDef):
+        return False
+    return fn.name not in src.names and not _HOOKS.search(fn.name)
+
+
 def _alternatives(src: ScriptFacts, one: ast.AST, other: ast.AST) -> bool:
     """`one` and `other` in the two branches of one `if` (`save(model.module)` else
     `save(model)`): only one of them runs, so they are one write."""
@@ -326,7 +344,7 @@ def _writes(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
             mentions_rank(k.value) or k.arg in ("is_main_process", "save_function")
             for k in call.keywords
         )
-        if not saving or told or plan.off(call) or _per_rank(call):
+        if not saving or told or plan.off(call) or _per_rank(call) or _never_named(src, call):
             continue
         if src.guarded_by_rank(call, off=plan.off) and not _everyone_passes(src, plan, call):
             continue
