@@ -171,8 +171,10 @@ def test_show_deepspeed_on_another_framework_is_one_line_exit_2(capsys):
 
 def test_a_config_named_in_the_scripts_arguments_is_the_one_used_and_checked(tmp_path, capsys):
     """`--deepspeed_config my_ds.json` in the script's own arguments (as a repository's README
-    writes it): the command names no second config that argparse would take over the user's,
-    none is generated, and the user's file is checked at the plan's world size."""
+    writes it): the command is the user's as written, with no second config that argparse would
+    take over the user's (nor a bare `--deepspeed`, which argparse reads as an abbreviation of a
+    script's own --deepspeed_config), none is generated, and the user's file is checked at the
+    plan's world size."""
     code = tmp_path / "src"
     code.mkdir()
     batch = {"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4}
@@ -184,6 +186,6 @@ def test_a_config_named_in_the_scripts_arguments_is_the_one_used_and_checked(tmp
     out = capsys.readouterr()
     command = next(line for line in out.out.splitlines() if "train_deepspeed.py" in line)
     assert command.count("--deepspeed_config") == 1 and "ds_config.json" not in command
-    assert command.rstrip().endswith("--deepspeed_config my_ds.json --deepspeed")
+    assert command.rstrip().endswith("--deepspeed_config my_ds.json")  # nothing appended
     assert "micro batch 4 × accumulation 1 × WORLD_SIZE 32 = 128" in out.err
     assert "train_batch_size = micro batch" not in out.out  # no config built from the plan

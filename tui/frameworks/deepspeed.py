@@ -274,8 +274,9 @@ class DeepSpeed(PyTorch):
     def args(self, spec: JobSpec) -> list[str]:
         # The user's config file, or the one built from the plan and written into the code
         # folder: `deepspeed.add_config_arguments` reads both flags.
-        if spec.deepspeed_config is None and ds.given_config(spec):  # named in the arguments
-            return [] if "--deepspeed" in spec.args else ["--deepspeed"]
+        if spec.deepspeed_config is None and ds.given_config(spec):
+            return []  # the arguments name the config: the user's command, as written (a bare
+            # `--deepspeed` after it is an abbreviation of a script's own --deepspeed_config)
         return ["--deepspeed", ds.ARG, spec.deepspeed_config or ds.CONFIG_NAME]
 
     def node_env(self, target: Target, n: int, addr: str) -> dict[str, object]:
