@@ -38,7 +38,6 @@ AML_ONE_HOST_PORT = "54965"
 AML_NCCL_SOCKET_IFNAME = "^docker0,lo"
 _TORCH_DIST_VARS = ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "LOCAL_RANK")
 # `--deepspeed_config ds.json` (deepspeed.add_config_arguments) or `--deepspeed ds.json` (HF)
-_CONFIG_ARG = re.compile(r"--deepspeed(?:_config)?[= ]((?!-)\S+\.json\b['\"]?)")
 
 
 def _reads_open_mpi(env: EnvBuilder) -> None:
@@ -361,7 +360,7 @@ class DeepSpeed(PyTorch):
         out: dict[str, Any] = {}
         if distribution in ("pytorch", "mpi"):
             out["deepspeed_via"] = "mpi" if distribution == "mpi" else "pytorch"
-        config = _CONFIG_ARG.search(command)
+        config = ds.CONFIG_ARG.search(command)
         if config:  # the command names its config: no generated one, no warning about none
             out["deepspeed_config"] = config.group(1).strip("'\"")
         return out

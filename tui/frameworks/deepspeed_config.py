@@ -10,6 +10,7 @@ line that sets it (`config_file_rules`, `engine_config_rules`).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
 CONFIG_NAME = "ds_config.json"
 ARG = "--deepspeed_config"
 """The flag `deepspeed.add_config_arguments` adds, naming the config file."""
+CONFIG_ARG = re.compile(r"--deepspeed(?:_config)?[= ]((?!-)\S+\.json\b['\"]?)")
+"""A command's own config file (`--deepspeed_config ds.json`, Hugging Face's `--deepspeed
+ds.json`)."""
 """The generated config's file name, in the code folder (the job's working directory)."""
 
 DEFAULT_STAGE = 2
@@ -219,12 +223,8 @@ def given_config(spec: JobSpec) -> str | None:
     take over the user's); None: the plan builds one."""
     if spec.deepspeed_config:
         return spec.deepspeed_config
-    for i, word in enumerate(spec.args):
-        if word == ARG and i + 1 < len(spec.args):
-            return spec.args[i + 1]
-        if word.startswith(f"{ARG}="):
-            return word.partition("=")[2]
-    return None
+    named = CONFIG_ARG.search(" ".join(spec.args))
+    return named.group(1).strip("'\"") if named else None
 
 
 def user_config_path(spec: JobSpec) -> Path | None:

@@ -42,7 +42,7 @@ def sampler_rules(src: ScriptFacts, plan: CheckPlan) -> Iterator[Finding]:
         for s in samplers
         if constant(keyword(s, "shuffle")) is not False and not _held_out(src, s)
     ]
-    every = [c for c in src.find("DataLoader") if not plan.off(c)]  # a sampler's own too
+    every = [c for c in src.find("DataLoader") if not plan.off(c)] if shuffled else []
     if shuffled and not src.find("set_epoch") and not _one_pass(src, plan, every):
         yield src.finding(
             shuffled[0],

@@ -211,7 +211,8 @@ class Flow:
             self.args[target.attr] = value  # type: ignore[attr-defined]
         elif isinstance(target, ast.Tuple | ast.List):  # `args.local_rank, args.rank = f()`
             items = value.value if isinstance(value.value, tuple | list) else ()
-            known = len(items) == len(target.elts)  # a starred target takes a list: unknown
+            known = len(items) == len(target.elts)  # (a starred target takes no one item)
+            known = known and not any(isinstance(e, ast.Starred) for e in target.elts)
             for at, element in enumerate(target.elts):
                 self._assign(element, Value(items[at], value.flags) if known else NOTHING, local)
 
